@@ -1,0 +1,9 @@
+"""hespas_py: StableHLO -> compute/collective blocks -> estimates -> Chakra traces -> simulated step.
+
+Stages, one package each, data flowing one way:
+``mlir`` (read a module into plain ops) -> ``split`` (blocks and their DAG) -> ``estimate``
+(time per compute block) -> ``chakra`` (per-device execution traces) -> ``sim`` (network
+simulation). ``export`` turns a jitted JAX step into StableHLO; ``cli`` wires the stages up.
+"""
+
+__version__ = "0.1.0"

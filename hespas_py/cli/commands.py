@@ -1,0 +1,1 @@
+"""Imports every subcommand module so each registers itself on the ``hespas`` app."""

@@ -1,0 +1,145 @@
+"""The estimator interface, the hardware description every estimator reads, and the registry.
+
+An estimator turns one compute `Block` into an `Estimate`. Adding one is one file in this
+package: subclass `Estimator`, set ``name``, decorate with `register`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import json
+import pkgutil
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Mapping
+
+from hespas_py.errors import HespasError
+from hespas_py.split.blocks import Block
+
+
+@dataclass(frozen=True)
+class Hardware:
+    """One accelerator, as the estimators see it.
+
+    Attributes:
+        name: preset or file name, for reports.
+        peak_flops: FLOP/s used for a dtype missing from ``per_dtype_flops`` (reported as such).
+        per_dtype_flops: dense tensor-unit peak FLOP/s per element type (``f32``, ``tf32``,
+            ``bf16``, ``f16``, ``f8E4M3FN``, ``i8``, ...).
+        vector_flops: FLOP/s of the general-purpose (non-tensor) units, for elementwise and
+            reduction work; defaults to ``peak_flops``.
+        memory_bandwidth: device-memory bandwidth in bytes/s.
+        params: estimator-specific settings (efficiency factors, launch overhead, ...); each
+            estimator documents the keys it reads.
+    """
+
+    name: str
+    peak_flops: float
+    per_dtype_flops: Mapping[str, float]
+    memory_bandwidth: float
+    vector_flops: float = 0.0
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+    def fingerprint(self) -> str:
+        """Stable digest of every number here (part of cache keys)."""
+        blob = json.dumps(
+            [self.peak_flops, dict(self.per_dtype_flops), self.memory_bandwidth,
+             self.vector_flops, dict(self.params)], sort_keys=True, default=str)
+        return hashlib.sha256(blob.encode()).hexdigest()[:16]
+
+
+@dataclass(frozen=True, slots=True)
+class OpCost:
+    """The cost of one op inside a block.
+
+    Attributes:
+        name: the op's name (``stablehlo.dot_general``).
+        dtype: element type that set its compute rate (its first result's, usually).
+        flops: floating-point (or integer) operations.
+        bytes: bytes moved to and from device memory.
+        time_s: seconds charged to it.
+        fallback: True when the estimator did not know the op and used its documented fallback.
+    """
+
+    name: str
+    dtype: str
+    flops: float
+    bytes: float
+    time_s: float
+    fallback: bool = False
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """What an estimator says of one block.
+
+    Attributes:
+        time_s: seconds the block takes on one device.
+        flops: operations it performs.
+        bytes: bytes it moves to and from device memory.
+        per_op: per-op breakdown (may be empty for estimators that only time whole blocks).
+        peak_flops: the FLOP/s ceiling the time was computed against (for utilisation: always
+            ``flops / (time_s * peak_flops) <= 1``); 0 when not meaningful.
+    """
+
+    time_s: float
+    flops: float = 0.0
+    bytes: float = 0.0
+    per_op: tuple[OpCost, ...] = ()
+    peak_flops: float = 0.0
+
+    @property
+    def fallback_ops(self) -> tuple[str, ...]:
+        """Names of ops costed by a fallback, in order of appearance, once each."""
+        return tuple(dict.fromkeys(c.name for c in self.per_op if c.fallback))
+
+
+class Estimator(ABC):
+    """Turns a compute block into an `Estimate` for one `Hardware`."""
+
+    #: Registry name, as given in configs and on the command line.
+    name: ClassVar[str]
+
+    def __init__(self, hardware: Hardware) -> None:
+        self.hardware = hardware
+
+    @abstractmethod
+    def estimate(self, block: Block) -> Estimate:
+        """Cost one compute block."""
+
+    def fingerprint(self) -> str:
+        """Identifies this estimator and its settings in cache keys."""
+        return f"{self.name}:{self.hardware.fingerprint()}"
+
+
+_REGISTRY: dict[str, type[Estimator]] = {}
+
+
+def register(cls: type[Estimator]) -> type[Estimator]:
+    """Class decorator: make an estimator available under ``cls.name``."""
+    _REGISTRY[cls.name] = cls
+    return cls
+
+
+def _load_all() -> None:
+    package = importlib.import_module("hespas_py.estimate")
+    for info in pkgutil.iter_modules(package.__path__):
+        importlib.import_module(f"hespas_py.estimate.{info.name}")
+
+
+def estimator_names() -> list[str]:
+    """Every registered estimator name, sorted."""
+    _load_all()
+    return sorted(_REGISTRY)
+
+
+def get_estimator(name: str, hardware: Hardware) -> Estimator:
+    """Instantiate the estimator registered as ``name``."""
+    _load_all()
+    try:
+        cls = _REGISTRY[name]
+    except KeyError:
+        raise HespasError(
+            f"unknown estimator {name!r} (known: {', '.join(sorted(_REGISTRY))})") from None
+    return cls(hardware)

@@ -1,0 +1,160 @@
+"""Plain-Python view of a StableHLO module: the only thing the reader hands to later stages.
+
+Nothing here holds a live MLIR object, so every value pickles and crosses process boundaries.
+SSA values are small integers, unique within one `Module` (function arguments and region block
+arguments included), so def-use edges are plain integer lookups.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+# Bytes per element of every element type the reader emits. Sub-byte types round up to one byte,
+# as XLA stores them unpacked.
+DTYPE_BYTES: Mapping[str, int] = {
+    "i1": 1, "i2": 1, "i4": 1, "i8": 1, "ui2": 1, "ui4": 1, "ui8": 1,
+    "i16": 2, "ui16": 2, "i32": 4, "ui32": 4, "i64": 8, "ui64": 8,
+    "f4E2M1FN": 1, "f6E2M3FN": 1, "f6E3M2FN": 1,
+    "f8E4M3FN": 1, "f8E5M2": 1, "f8E4M3FNUZ": 1, "f8E5M2FNUZ": 1, "f8E4M3B11FNUZ": 1,
+    "f8E4M3": 1, "f8E3M4": 1, "f8E8M0FNU": 1,
+    "bf16": 2, "f16": 2, "f32": 4, "f64": 8,
+    "complex<f32>": 8, "complex<f64>": 16,
+    "index": 8,
+    "token": 0,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class TensorType:
+    """The type of one SSA value.
+
+    Attributes:
+        shape: dimension sizes; a dynamic dimension is -1. Empty for scalars, tokens and tuples.
+        dtype: element type as MLIR spells it (``f32``, ``bf16``, ``i1``, ``complex<f32>``), or
+            ``token``, ``tuple`` (a tuple value) or ``future`` (a ``!stablehlo.future``).
+        elements: member types of a ``tuple`` or ``future``; empty otherwise.
+    """
+
+    shape: tuple[int, ...]
+    dtype: str
+    elements: tuple["TensorType", ...] = ()
+
+    @property
+    def num_elements(self) -> int:
+        """Element count, dynamic dimensions counted as 1; 0 for tokens, tuples and futures."""
+        if self.elements or self.dtype in ("token", "tuple", "future"):
+            return 0
+        n = 1
+        for d in self.shape:
+            n *= max(d, 1)
+        return n
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes the value occupies; a tuple or future counts its members."""
+        if self.elements:
+            return sum(e.nbytes for e in self.elements)
+        return self.num_elements * DTYPE_BYTES.get(self.dtype, 4)
+
+
+@dataclass(frozen=True, slots=True)
+class Region:
+    """One single-block region of an op (a fusion body, a while condition or body, a reducer).
+
+    Attributes:
+        args: SSA ids of the block arguments.
+        arg_types: types of ``args``, in order.
+        ops: the region's ops in program order, terminator included.
+    """
+
+    args: tuple[int, ...]
+    arg_types: tuple[TensorType, ...]
+    ops: tuple["Op", ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Op:
+    """One operation, with just what later stages need.
+
+    Attributes:
+        name: full op name, dialect included (``stablehlo.add``, ``mhlo.fusion``, ``func.call``).
+        results: SSA ids this op defines.
+        operands: SSA ids this op reads, in operand order.
+        result_types: types of ``results``.
+        operand_types: types of ``operands``.
+        attrs: the attributes later stages read, converted to plain Python (see the reader's
+            docstring for the key names, e.g. ``replica_groups``, ``dot_dimension_numbers``,
+            ``callee``, ``trip_count``). Other attributes are not carried.
+        regions: nested regions in order (while: condition then body; case/if: one per branch).
+        captures: SSA ids defined outside this op but read inside its regions (StableHLO control
+            flow may capture outer values); a true dependency for splitting.
+    """
+
+    name: str
+    results: tuple[int, ...]
+    operands: tuple[int, ...]
+    result_types: tuple[TensorType, ...]
+    operand_types: tuple[TensorType, ...]
+    attrs: Mapping[str, Any] = field(default_factory=dict)
+    regions: tuple[Region, ...] = ()
+    captures: tuple[int, ...] = ()
+
+    @property
+    def short_name(self) -> str:
+        """The name without its dialect prefix (``add`` for ``stablehlo.add``)."""
+        return self.name.rpartition(".")[2]
+
+
+@dataclass(frozen=True, slots=True)
+class Function:
+    """One ``func.func``.
+
+    Attributes:
+        name: symbol name without ``@``.
+        public: whether its visibility is public.
+        args: SSA ids of its arguments.
+        arg_types: types of ``args``.
+        ops: body ops in program order, the ``func.return`` included.
+        result_types: declared result types.
+    """
+
+    name: str
+    public: bool
+    args: tuple[int, ...]
+    arg_types: tuple[TensorType, ...]
+    ops: tuple[Op, ...]
+    result_types: tuple[TensorType, ...]
+
+
+@dataclass(frozen=True)
+class Module:
+    """A whole StableHLO module as read from one file.
+
+    Attributes:
+        path: the file it was read from (for messages).
+        entry: name of the entry function (``main``, else the single public function).
+        functions: every ``func.func`` by name, entry included.
+        num_replicas: ``mhlo.num_replicas`` (1 when absent).
+        num_partitions: ``mhlo.num_partitions`` (1 when absent).
+        mesh: axis name -> size of the module's ``sdy.mesh``, in declaration order; empty if none.
+        warnings: notes the reader raised while reading (unknown dialects allowed, ...).
+    """
+
+    path: str
+    entry: str
+    functions: Mapping[str, Function]
+    num_replicas: int = 1
+    num_partitions: int = 1
+    mesh: Mapping[str, int] = field(default_factory=dict)
+    warnings: tuple[str, ...] = ()
+
+    @property
+    def ops(self) -> tuple[Op, ...]:
+        """The entry function's top-level ops."""
+        return self.functions[self.entry].ops
+
+    @property
+    def num_devices(self) -> int:
+        """Devices one step runs on: replicas x partitions."""
+        return self.num_replicas * self.num_partitions

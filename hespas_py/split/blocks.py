@@ -1,0 +1,63 @@
+"""Blocks: what the splitters produce and every later stage consumes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from hespas_py.mlir.ops import Op, TensorType
+
+#: Short names (dialect dropped) of ops that move data between devices.
+COLLECTIVES: frozenset[str] = frozenset({
+    "all_reduce", "all_gather", "reduce_scatter", "all_to_all", "collective_permute",
+    "collective_broadcast",
+})
+
+
+def is_collective(op: Op) -> bool:
+    """Whether ``op`` is a cross-device collective (any dialect)."""
+    return op.short_name in COLLECTIVES
+
+
+@dataclass(frozen=True, slots=True)
+class Block:
+    """A unit of work on one device: a run of compute ops, or a single collective.
+
+    Attributes:
+        id: position in program order, 0-based; the block graph's node id.
+        ops: the ops it holds, in program order (a collective block holds exactly one op).
+        deps: ids of the blocks whose results this block reads, ascending; all smaller than ``id``.
+        collective: whether this is a collective block.
+        inputs: types of the values read from outside the block (graph inputs included), once each.
+        outputs: types of the values the block defines that something outside it reads.
+    """
+
+    id: int
+    ops: tuple[Op, ...]
+    deps: tuple[int, ...]
+    collective: bool
+    inputs: tuple[TensorType, ...] = ()
+    outputs: tuple[TensorType, ...] = ()
+
+    @property
+    def label(self) -> str:
+        """Short human name listing the distinct op kinds in order, e.g. ``convolution+add``."""
+        seen: dict[str, None] = {}
+        for op in self.ops:
+            if op.short_name not in ("constant", "return"):
+                seen.setdefault(op.short_name, None)
+        return "+".join(seen) or "+".join(dict.fromkeys(op.short_name for op in self.ops))
+
+
+@dataclass(frozen=True)
+class BlockGraph:
+    """A step split into blocks, in program order, with its dependency DAG.
+
+    Attributes:
+        blocks: every block; ``blocks[i].id == i``.
+        num_devices: devices the step runs on (replicas x partitions of the module).
+        source: the module file the blocks came from (for messages and stats).
+    """
+
+    blocks: tuple[Block, ...]
+    num_devices: int
+    source: str = ""
