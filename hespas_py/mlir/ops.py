@@ -89,6 +89,8 @@ class Op:
         regions: nested regions in order (while: condition then body; case/if: one per branch).
         captures: SSA ids defined outside this op but read inside its regions (StableHLO control
             flow may capture outer values); a true dependency for splitting.
+        index: position among its parent's ops (the function's body or the region's block), so
+            the op can be found again in the source module (e.g. to extract a block for XLA).
     """
 
     name: str
@@ -99,6 +101,7 @@ class Op:
     attrs: Mapping[str, Any] = field(default_factory=dict)
     regions: tuple[Region, ...] = ()
     captures: tuple[int, ...] = ()
+    index: int = 0
 
     @property
     def short_name(self) -> str:

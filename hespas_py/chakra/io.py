@@ -1,0 +1,40 @@
+"""Reading and writing Chakra trace files: one GlobalMetadata, then Nodes, each length-prefixed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import BinaryIO, Iterable
+
+from google.protobuf import proto
+from google.protobuf.message import DecodeError
+
+from hespas_py.chakra.schema import GlobalMetadata, Node
+from hespas_py.errors import HespasError
+
+#: Version string written into GlobalMetadata (MLCommons' converters write "0.0.4").
+TRACE_VERSION = "0.0.4"
+
+
+def write_trace(stream: BinaryIO, nodes: Iterable, version: str = TRACE_VERSION) -> None:
+    """Write a GlobalMetadata and then every node, each with protobuf's varint length prefix."""
+    proto.serialize_length_prefixed(GlobalMetadata(version=version), stream)
+    for node in nodes:
+        proto.serialize_length_prefixed(node, stream)
+
+
+def read_trace(path: str | Path) -> tuple[object, list]:
+    """Read one ``.et`` file into its GlobalMetadata and its list of Nodes."""
+    path = Path(path)
+    try:
+        with path.open("rb") as stream:
+            meta = proto.parse_length_prefixed(GlobalMetadata, stream)
+            if meta is None:
+                raise HespasError(f"{path}: empty Chakra trace")
+            nodes = []
+            while (node := proto.parse_length_prefixed(Node, stream)) is not None:
+                nodes.append(node)
+    except FileNotFoundError:
+        raise HespasError(f"{path}: no such file") from None
+    except (DecodeError, ValueError) as exc:
+        raise HespasError(f"{path}: not a Chakra trace ({exc})") from None
+    return meta, nodes
