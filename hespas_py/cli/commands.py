@@ -1,1 +1,4 @@
 """Imports every subcommand module so each registers itself on the ``hespas`` app."""
+from hespas_py.cli import export  # noqa: F401
+from hespas_py.cli import gen  # noqa: F401
+from hespas_py.cli import trace  # noqa: F401

@@ -14,6 +14,13 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
+
+
+@app.callback()
+def _root() -> None:
+    """Keeps ``hespas`` a group of subcommands even while a single one is registered."""
+
+
 # Subcommands register themselves on `app` when their module is imported.
 from hespas_py.cli import commands  # noqa: E402,F401
 

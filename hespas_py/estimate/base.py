@@ -60,6 +60,8 @@ class OpCost:
         bytes: bytes moved to and from device memory.
         time_s: seconds charged to it.
         fallback: True when the estimator did not know the op and used its documented fallback.
+        notes: why the cost is approximate (a rate missing for its dtype, an unknown trip count,
+            an unknown op nested inside it, ...), once each.
     """
 
     name: str
@@ -68,6 +70,7 @@ class OpCost:
     bytes: float
     time_s: float
     fallback: bool = False
+    notes: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -94,12 +97,20 @@ class Estimate:
         """Names of ops costed by a fallback, in order of appearance, once each."""
         return tuple(dict.fromkeys(c.name for c in self.per_op if c.fallback))
 
+    @property
+    def notes(self) -> tuple[str, ...]:
+        """Every per-op note (approximations made), in order of appearance, once each."""
+        return tuple(dict.fromkeys(note for c in self.per_op for note in c.notes))
+
 
 class Estimator(ABC):
     """Turns a compute block into an `Estimate` for one `Hardware`."""
 
     #: Registry name, as given in configs and on the command line.
     name: ClassVar[str]
+    #: Estimator-specific settings it reads from ``Hardware.params``: key -> type (bool, int,
+    #: float or str). Config validation rejects any other key.
+    param_types: ClassVar[Mapping[str, type]] = {}
 
     def __init__(self, hardware: Hardware) -> None:
         self.hardware = hardware
@@ -107,6 +118,13 @@ class Estimator(ABC):
     @abstractmethod
     def estimate(self, block: Block) -> Estimate:
         """Cost one compute block."""
+
+    def attach_source(self, path: str) -> None:
+        """Name the module file the blocks come from, before the first `estimate`.
+
+        Estimators that hand blocks to XLA (``xla_cost``, ``xla_profile``) re-read it to cut each
+        block out as a module of its own; the others need nothing and ignore it.
+        """
 
     def fingerprint(self) -> str:
         """Identifies this estimator and its settings in cache keys."""
@@ -134,12 +152,16 @@ def estimator_names() -> list[str]:
     return sorted(_REGISTRY)
 
 
-def get_estimator(name: str, hardware: Hardware) -> Estimator:
-    """Instantiate the estimator registered as ``name``."""
+def estimator_class(name: str) -> type[Estimator]:
+    """The estimator class registered as ``name``."""
     _load_all()
     try:
-        cls = _REGISTRY[name]
+        return _REGISTRY[name]
     except KeyError:
         raise HespasError(
             f"unknown estimator {name!r} (known: {', '.join(sorted(_REGISTRY))})") from None
-    return cls(hardware)
+
+
+def get_estimator(name: str, hardware: Hardware) -> Estimator:
+    """Instantiate the estimator registered as ``name``."""
+    return estimator_class(name)(hardware)

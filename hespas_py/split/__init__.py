@@ -1,0 +1,35 @@
+"""Splitting a module into blocks (compute runs and single collectives) with their dependency DAG.
+
+Splitters take a `Module` (its per-device program, see `program`) or a plain op list and return a
+`BlockGraph` in program order: every block's deps are ascending and smaller than its id.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from hespas_py.errors import HespasError
+from hespas_py.mlir.ops import Module
+from hespas_py.split.blocks import Block, BlockGraph
+from hespas_py.split.individual import individual_split
+from hespas_py.split.linear import SEPARATORS, SeparatorPolicy, linear_split
+
+#: Splitters by the names configs and the command line use.
+SPLITTERS: dict[str, Callable[..., BlockGraph]] = {
+    "individual_split": individual_split,
+    "linear_split": linear_split,
+}
+
+
+def split(module: Module, strategy: str, **options: Any) -> BlockGraph:
+    """Run the splitter named ``strategy`` with its keyword ``options``."""
+    try:
+        splitter = SPLITTERS[strategy]
+    except KeyError:
+        raise HespasError(f"unknown split strategy {strategy!r} "
+                          f"(known: {', '.join(SPLITTERS)})") from None
+    return splitter(module, **options)
+
+
+__all__ = ["Block", "BlockGraph", "SEPARATORS", "SPLITTERS", "SeparatorPolicy",
+           "individual_split", "linear_split", "split"]

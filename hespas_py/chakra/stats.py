@@ -1,0 +1,85 @@
+"""``module_stats.json``: what the compute estimate of one step is made of.
+
+Utilisations (both at most 1 for estimators that respect their ceilings):
+
+- ``flops_utilization`` = total FLOPs / sum over blocks of ``time_s x peak_flops`` (each block's
+  own ceiling, `Estimate.peak_flops`; blocks reporting no ceiling are left out of both sums);
+- ``memory_bandwidth_utilization`` = total bytes / (total time x the hardware's bandwidth).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any, Mapping, Sequence
+
+from hespas_py.estimate.base import Estimate, Hardware
+from hespas_py.split.blocks import BlockGraph
+
+
+def _tally(table: dict[str, dict[str, float]], key: str, flops: float, nbytes: float,
+           time_s: float) -> None:
+    entry = table.setdefault(key, {"count": 0, "flops": 0.0, "bytes": 0.0, "time_s": 0.0})
+    entry["count"] += 1
+    entry["flops"] += flops
+    entry["bytes"] += nbytes
+    entry["time_s"] += time_s
+
+
+def _ranked(table: dict[str, dict[str, float]], total_time: float) -> dict[str, dict[str, float]]:
+    """Entries by descending time, each with its share of the total time."""
+    ranked = sorted(table.items(), key=lambda item: (-item[1]["time_s"], item[0]))
+    return {key: {**entry, "time_share": entry["time_s"] / total_time if total_time else 0.0}
+            for key, entry in ranked}
+
+
+def module_stats(graph: BlockGraph, estimates: Sequence[Estimate | None], hardware: Hardware,
+                 estimator: str, cache: Mapping[str, float] | None = None) -> dict[str, Any]:
+    """The stats document (plain JSON types) of one estimated block graph."""
+    per_op: dict[str, dict[str, float]] = {}
+    per_dtype: dict[str, dict[str, float]] = {}
+    collectives: dict[str, dict[str, float]] = {}
+    fallback: Counter[str] = Counter()
+    notes: dict[str, None] = {}
+    time_s = flops = nbytes = ceiling_flops = ceiling_time = 0.0
+    for block in graph.blocks:
+        if block.collective:
+            op = block.ops[0]
+            entry = collectives.setdefault(op.short_name, {"count": 0, "bytes": 0})
+            entry["count"] += 1
+            entry["bytes"] += sum(t.nbytes for t in op.operand_types)
+            continue
+        estimate = estimates[block.id]
+        time_s += estimate.time_s
+        flops += estimate.flops
+        nbytes += estimate.bytes
+        if estimate.peak_flops > 0:
+            ceiling_flops += estimate.flops
+            ceiling_time += estimate.time_s * estimate.peak_flops
+        for cost in estimate.per_op:
+            _tally(per_op, cost.name, cost.flops, cost.bytes, cost.time_s)
+            _tally(per_dtype, cost.dtype, cost.flops, cost.bytes, cost.time_s)
+            if cost.fallback:
+                fallback[cost.name] += 1
+            notes.update(dict.fromkeys(cost.notes))
+    return {
+        "source": graph.source,
+        "estimator": estimator,
+        "hardware": hardware.name,
+        "num_devices": graph.num_devices,
+        "blocks": {"compute": sum(not b.collective for b in graph.blocks),
+                   "collective": sum(b.collective for b in graph.blocks),
+                   "ops": sum(len(b.ops) for b in graph.blocks)},
+        "runtime_s": time_s,
+        "flops": flops,
+        "bytes": nbytes,
+        "flops_per_s": flops / time_s if time_s else 0.0,
+        "flops_utilization": ceiling_flops / ceiling_time if ceiling_time else 0.0,
+        "memory_bandwidth_utilization": (nbytes / (time_s * hardware.memory_bandwidth)
+                                         if time_s else 0.0),
+        "per_op": _ranked(per_op, time_s),
+        "per_dtype": _ranked(per_dtype, time_s),
+        "collectives": collectives,
+        "cache": dict(cache) if cache is not None else None,
+        "fallback_ops": dict(fallback.most_common()),
+        "notes": list(notes),
+    }

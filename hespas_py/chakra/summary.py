@@ -1,0 +1,165 @@
+"""Decoding and summarising Chakra traces, ours or any other tool's (``hespas trace show``).
+
+Attribute values are read from whichever field of the value oneof is set, so traces that write
+e.g. ``num_ops`` as ``uint64_val`` instead of ``int64_val`` decode the same.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from hespas_py.chakra.io import read_trace
+from hespas_py.chakra.schema import CollectiveCommType, NodeType
+from hespas_py.errors import HespasError
+
+_TRACE_FILE = re.compile(r"^(?P<prefix>.+)\.(?P<rank>\d+)\.et$")
+#: How many node names `TraceSummary.top_names` keeps.
+TOP_NAMES = 10
+
+
+def attr_value(attr: Any) -> Any:
+    """The Python value of one AttributeProto (a list for ``*_list`` fields; None if unset)."""
+    which = attr.WhichOneof("value")
+    if which is None:
+        return None
+    value = getattr(attr, which)
+    return list(value.values) if which.endswith("_list") else value
+
+
+def node_attrs(node: Any) -> dict[str, Any]:
+    """A node's attributes by name."""
+    return {a.name: attr_value(a) for a in node.attr}
+
+
+@dataclass(frozen=True)
+class TraceSummary:
+    """What one trace file holds.
+
+    Attributes:
+        path: the file.
+        version: GlobalMetadata version.
+        nodes: node count.
+        by_type: node count per NodeType name.
+        edges: data plus control dependencies.
+        compute_micros: sum of ``duration_micros`` over COMP nodes.
+        flops: sum of ``num_ops`` over COMP nodes.
+        tensor_bytes: sum of ``tensor_size`` over COMP nodes.
+        collectives: per comm type name, ``{"count": n, "bytes": sum of comm_size}``.
+        point_to_point: per SEND/RECV, ``{"count": n, "bytes": sum of comm_size}``.
+        pg_names: distinct ``pg_name`` values of collectives ("" when unset), sorted.
+        top_names: up to `TOP_NAMES` COMP node names by total duration:
+            ``[name, count, micros]``.
+    """
+
+    path: str
+    version: str
+    nodes: int
+    by_type: dict[str, int]
+    edges: int
+    compute_micros: int
+    flops: int
+    tensor_bytes: int
+    collectives: dict[str, dict[str, int]]
+    point_to_point: dict[str, dict[str, int]]
+    pg_names: list[str]
+    top_names: list[list[Any]]
+
+    def as_dict(self) -> dict[str, Any]:
+        """Plain-JSON form."""
+        return asdict(self)
+
+
+def _bump(table: dict[str, dict[str, int]], key: str, size: int) -> None:
+    entry = table.setdefault(key, {"count": 0, "bytes": 0})
+    entry["count"] += 1
+    entry["bytes"] += size
+
+
+def _enum_name(kind: type, value: int) -> str:
+    try:
+        return kind(value).name
+    except ValueError:
+        return f"UNKNOWN_{value}"
+
+
+def summarize_trace(path: str | Path) -> TraceSummary:
+    """Decode ``path`` and tally it."""
+    meta, nodes = read_trace(path)
+    by_type: dict[str, int] = {}
+    collectives: dict[str, dict[str, int]] = {}
+    p2p: dict[str, dict[str, int]] = {}
+    names: dict[str, list[int]] = {}
+    pg_names: set[str] = set()
+    edges = micros = flops = tensor_bytes = 0
+    for node in nodes:
+        kind = _enum_name(NodeType, node.type)
+        by_type[kind] = by_type.get(kind, 0) + 1
+        edges += len(node.data_deps) + len(node.ctrl_deps)
+        attrs = node_attrs(node)
+        if node.type == NodeType.COMP_NODE:
+            micros += node.duration_micros
+            flops += int(attrs.get("num_ops") or 0)
+            tensor_bytes += int(attrs.get("tensor_size") or 0)
+            entry = names.setdefault(node.name, [0, 0])
+            entry[0] += 1
+            entry[1] += node.duration_micros
+        elif node.type == NodeType.COMM_COLL_NODE:
+            comm = _enum_name(CollectiveCommType, int(attrs.get("comm_type") or 0))
+            _bump(collectives, comm, int(attrs.get("comm_size") or 0))
+            pg_names.add(str(attrs.get("pg_name") or ""))
+        elif node.type in (NodeType.COMM_SEND_NODE, NodeType.COMM_RECV_NODE):
+            _bump(p2p, kind, int(attrs.get("comm_size") or 0))
+    top = sorted(names.items(), key=lambda item: (-item[1][1], item[0]))[:TOP_NAMES]
+    return TraceSummary(
+        path=str(path), version=meta.version, nodes=len(nodes), by_type=by_type, edges=edges,
+        compute_micros=micros, flops=flops, tensor_bytes=tensor_bytes, collectives=collectives,
+        point_to_point=p2p, pg_names=sorted(pg_names),
+        top_names=[[name, count, total] for name, (count, total) in top])
+
+
+def trace_files(directory: Path) -> list[Path]:
+    """``<prefix>.<rank>.et`` files of a directory, by prefix then rank."""
+    found = []
+    for path in directory.iterdir():
+        match = _TRACE_FILE.match(path.name)
+        if match and path.is_file():
+            found.append((match["prefix"], int(match["rank"]), path))
+    return [path for _, _, path in sorted(found)]
+
+
+def summarize(target: str | Path) -> dict[str, Any]:
+    """Summary of one trace file, or of every trace in a directory.
+
+    A directory's result holds ``traces`` (one summary per distinct file content: hard links
+    and byte-identical copies are listed once, with every path under ``files``), and its
+    ``comm_group.json`` and ``module_stats.json`` when present.
+    """
+    target = Path(target)
+    if target.is_file():
+        return {"traces": [{**summarize_trace(target).as_dict(), "files": [str(target)]}]}
+    if not target.is_dir():
+        raise HespasError(f"{target}: no such trace file or directory")
+    paths = trace_files(target)
+    if not paths:
+        raise HespasError(f"{target}: no <prefix>.<rank>.et trace files")
+    by_content: dict[bytes, dict[str, Any]] = {}
+    for path in paths:
+        content = path.read_bytes()
+        if content in by_content:
+            by_content[content]["files"].append(str(path))
+        else:
+            by_content[content] = {**summarize_trace(path).as_dict(), "files": [str(path)]}
+    result: dict[str, Any] = {"directory": str(target), "ranks": len(paths),
+                              "traces": list(by_content.values())}
+    for key, name in (("comm_groups", "comm_group.json"), ("module_stats", "module_stats.json")):
+        path = target / name
+        if path.is_file():
+            try:
+                result[key] = json.loads(path.read_text())
+            except json.JSONDecodeError as exc:
+                raise HespasError(f"{path}: invalid JSON ({exc.msg})") from None
+    return result

@@ -1,0 +1,225 @@
+"""Per-device Chakra traces from a block graph and its compute estimates.
+
+One node per block, in block order, node ids from 0, ``data_deps`` = the block's deps:
+
+- compute block -> ``COMP_NODE`` named by its ops (``convolution+add+maximum``), with
+  ``duration_micros``, ``num_ops`` (FLOPs) and ``tensor_size`` (bytes). Durations carry their
+  sub-microsecond remainders from node to node (each is the difference of the rounded running
+  total), so the trace's total equals the estimate's total rounded to 1 us.
+- group collective -> ``COMM_COLL_NODE`` with ``comm_type``, ``comm_size`` (bytes per rank, the
+  ASTRA-sim convention, which for every supported collective is the op's operand bytes: the full
+  buffer of an all-reduce, the input shard of an all-gather, the pre-scatter input of a
+  reduce-scatter, the per-rank buffer of an all-to-all) and ``pg_name`` (its group's id in
+  ``comm_group.json``; ids from 1, one per distinct group of two or more devices).
+- ``collective_permute`` -> a ``COMM_SEND_NODE`` on each source and a ``COMM_RECV_NODE`` on each
+  target (``comm_src``, ``comm_dst``, ``comm_tag`` = the block id), ``comm_size`` = operand bytes.
+
+A device alone in its group (or outside every group, or not in any permute pair) does no
+communication for that collective: it gets no node, and blocks that read the collective depend on
+what the collective depended on. Devices whose node lists are identical share one file: it is
+written once and hard-linked (``dev.<i>.et``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Sequence
+
+from hespas_py.chakra.groups import DeviceLayout
+from hespas_py.chakra.io import write_trace
+from hespas_py.chakra.schema import AttributeProto, CollectiveCommType, Node, NodeType
+from hespas_py.errors import HespasError
+from hespas_py.estimate.base import Estimate
+from hespas_py.split.blocks import Block, BlockGraph
+
+#: Chakra collective type of each group collective (short op name).
+COMM_TYPES: dict[str, CollectiveCommType] = {
+    "all_reduce": CollectiveCommType.ALL_REDUCE,
+    "all_gather": CollectiveCommType.ALL_GATHER,
+    "reduce_scatter": CollectiveCommType.REDUCE_SCATTER,
+    "all_to_all": CollectiveCommType.ALL_TO_ALL,
+    "collective_broadcast": CollectiveCommType.BROADCAST,
+}
+_PERMUTE = "collective_permute"
+COMM_GROUP_FILE = "comm_group.json"
+
+
+def trace_name(device: int) -> str:
+    """File name of ``device``'s trace."""
+    return f"dev.{device}.et"
+
+
+def durations_micros(times_s: Sequence[float]) -> list[int]:
+    """Whole-microsecond durations whose running sums track the exact running sums of ``times_s``.
+
+    Each is ``round(T_i) - round(T_{i-1})`` with ``T_i`` the running total in microseconds, so
+    no time is lost to per-node rounding and the sum is ``round(sum(times_s) * 1e6)``.
+    """
+    out = []
+    total = 0.0
+    emitted = 0
+    for t in times_s:
+        total += t * 1e6
+        whole = round(total)
+        out.append(whole - emitted)
+        emitted = whole
+    return out
+
+
+@dataclass(frozen=True)
+class _Comm:
+    """One device's part in one collective block.
+
+    Attributes:
+        kind: node type, COMM_COLL_NODE or COMM_SEND_NODE / COMM_RECV_NODE.
+        size: ``comm_size``.
+        comm_type: CollectiveCommType (group collectives only).
+        pg: group id (group collectives only).
+        src, dst: peers (send/recv only).
+    """
+
+    kind: NodeType
+    size: int
+    comm_type: int = 0
+    pg: int = 0
+    src: int = 0
+    dst: int = 0
+
+
+@dataclass(frozen=True)
+class TraceSet:
+    """What `write_traces` wrote.
+
+    Attributes:
+        num_devices: traces written (one per device).
+        files: distinct trace files (the others are hard links to them).
+        nodes: node count per node type name, per device (device -> {type name: count}).
+        comm_groups: group id -> device ids, as in ``comm_group.json``.
+        total_micros: sum of ``duration_micros`` over one device's compute nodes.
+    """
+
+    num_devices: int
+    files: int
+    nodes: dict[int, dict[str, int]]
+    comm_groups: dict[int, tuple[int, ...]]
+    total_micros: int
+
+
+def _operand_bytes(block: Block) -> int:
+    op = block.ops[0]
+    return sum(t.nbytes for t in op.operand_types)
+
+
+def _plan(graph: BlockGraph, layout: DeviceLayout
+          ) -> tuple[dict[int, list[tuple[_Comm, ...]]], dict[tuple[int, ...], int]]:
+    """Per collective block, each device's communication nodes; and the group registry."""
+    registry: dict[tuple[int, ...], int] = {}
+    plan: dict[int, list[tuple[_Comm, ...]]] = {}
+    n = layout.num_devices
+    for block in graph.blocks:
+        if not block.collective:
+            continue
+        op = block.ops[0]
+        size = _operand_bytes(block)
+        roles: list[tuple[_Comm, ...]] = [()] * n
+        if op.short_name == _PERMUTE:
+            for src, dst in layout.pairs(op):
+                if src != dst:
+                    roles[src] += (_Comm(NodeType.COMM_SEND_NODE, size, src=src, dst=dst),)
+                    roles[dst] += (_Comm(NodeType.COMM_RECV_NODE, size, src=src, dst=dst),)
+            roles = [tuple(sorted(r, key=lambda c: c.kind)) for r in roles]  # sends first
+        elif op.short_name in COMM_TYPES:
+            comm_type = int(COMM_TYPES[op.short_name])
+            for group in layout.groups(op):
+                if len(group) < 2:
+                    continue
+                pg = registry.setdefault(group, len(registry) + 1)
+                for device in group:
+                    roles[device] = (_Comm(NodeType.COMM_COLL_NODE, size, comm_type, pg),)
+        else:
+            raise HespasError(f"{graph.source}: no Chakra node type for {op.name}")
+        plan[block.id] = roles
+    return plan, registry
+
+
+def _attr(name: str, **value) -> AttributeProto:
+    return AttributeProto(name=name, **value)
+
+
+def _comm_node(node_id: int, name: str, deps: list[int], comm: _Comm, tag: int) -> Node:
+    attrs = [_attr("is_cpu_op", bool_val=False)]
+    if comm.kind == NodeType.COMM_COLL_NODE:
+        attrs += [_attr("comm_type", int64_val=comm.comm_type),
+                  _attr("comm_size", int64_val=comm.size),
+                  _attr("pg_name", string_val=str(comm.pg))]
+    else:
+        attrs += [_attr("comm_src", int32_val=comm.src), _attr("comm_dst", int32_val=comm.dst),
+                  _attr("comm_tag", int32_val=tag), _attr("comm_size", int64_val=comm.size)]
+    return Node(id=node_id, name=name, type=comm.kind, data_deps=deps, attr=attrs)
+
+
+def _device_nodes(graph: BlockGraph, comp: dict[int, tuple[int, int, int]],
+                  plan: dict[int, list[tuple[_Comm, ...]]], device: int) -> list[Node]:
+    """The node list of ``device``; ``comp`` maps block id -> (micros, flops, bytes)."""
+    nodes: list[Node] = []
+    ids: list[tuple[int, ...]] = []   # per block: its node ids, or (if none) what it depended on
+    for block in graph.blocks:
+        deps = sorted({i for d in block.deps for i in ids[d]})
+        if block.collective:
+            comms = plan[block.id][device]
+            if not comms:
+                ids.append(tuple(deps))
+                continue
+            first = len(nodes)
+            for comm in comms:
+                nodes.append(_comm_node(len(nodes), block.label, deps, comm, block.id))
+            ids.append(tuple(range(first, len(nodes))))
+            continue
+        micros, flops, nbytes = comp[block.id]
+        nodes.append(Node(
+            id=len(nodes), name=block.label, type=NodeType.COMP_NODE, data_deps=deps,
+            duration_micros=micros,
+            attr=[_attr("is_cpu_op", bool_val=False), _attr("num_ops", int64_val=flops),
+                  _attr("tensor_size", uint64_val=nbytes)]))
+        ids.append((len(nodes) - 1,))
+    return nodes
+
+
+def write_traces(out_dir: Path, graph: BlockGraph, estimates: Sequence[Estimate | None],
+                 layout: DeviceLayout) -> TraceSet:
+    """Write ``dev.<i>.et`` for every device and ``comm_group.json`` into ``out_dir``.
+
+    ``estimates[i]`` is block ``i``'s estimate (None for collective blocks).
+    """
+    compute = [b for b in graph.blocks if not b.collective]
+    micros = durations_micros([estimates[b.id].time_s for b in compute])
+    comp = {b.id: (m, round(estimates[b.id].flops), round(estimates[b.id].bytes))
+            for b, m in zip(compute, micros)}
+    plan, registry = _plan(graph, layout)
+    by_signature: dict[tuple, list[int]] = {}
+    for device in range(layout.num_devices):
+        signature = tuple(plan[b][device] for b in plan)
+        by_signature.setdefault(signature, []).append(device)
+    counts: dict[int, dict[str, int]] = {}
+    for devices in by_signature.values():
+        nodes = _device_nodes(graph, comp, plan, devices[0])
+        first = out_dir / trace_name(devices[0])
+        with first.open("wb") as stream:
+            write_trace(stream, nodes)
+        tally: dict[str, int] = {}
+        for node in nodes:
+            kind = NodeType(node.type).name
+            tally[kind] = tally.get(kind, 0) + 1
+        for device in devices:
+            counts[device] = tally
+            if device != devices[0]:
+                os.link(first, out_dir / trace_name(device))
+    groups = {gid: group for group, gid in registry.items()}
+    (out_dir / COMM_GROUP_FILE).write_text(
+        json.dumps({str(gid): list(g) for gid, g in groups.items()}) + "\n")
+    return TraceSet(num_devices=layout.num_devices, files=len(by_signature),
+                    nodes=dict(sorted(counts.items())), comm_groups=groups,
+                    total_micros=sum(micros))

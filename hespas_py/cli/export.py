@@ -1,0 +1,31 @@
+"""``hespas export``: a JAX step factory → StableHLO of its per-device program."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from hespas_py.cli.main import app
+from hespas_py.errors import HespasError
+
+
+@app.command("export")
+def export(
+    factory: str = typer.Argument(..., help="FILE.py:FACTORY; FACTORY() returns (jitted_fn, args)."),
+    devices: int = typer.Option(..., "--devices", "-n", help="Number of devices the step runs on."),
+    out: Path = typer.Option(..., "--out", "-o", help="Where to write the StableHLO text (.mlir)."),
+    optimized: bool = typer.Option(
+        False, "--optimized", help="Write the module after XLA's CPU optimization passes (mhlo.fusion form)."
+    ),
+) -> None:
+    """Export the per-device program of a jitted, sharded JAX step, after XLA's SPMD partitioner."""
+    from hespas_py.export import export_file
+
+    text = export_file(factory, devices, optimized)
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(text)
+    except OSError as exc:
+        raise HespasError(f"{out}: cannot write: {exc.strerror}") from None
+    typer.echo(f"wrote {out} ({len(text.splitlines())} lines, {devices} devices)")

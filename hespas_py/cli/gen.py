@@ -1,0 +1,139 @@
+"""``hespas gen``: StableHLO -> per-device Chakra traces (also the ``hespas_chakra_gen`` tool).
+
+Options and config file are the published tool's (``CONFIG --mlir_file F --output DIR --split_fn
+... --merge/--no-merge --block_lim N --num_npus N --clean``), plus ``--cache-dir`` and ``--json``. CONFIG is a JSON config file or a node preset name (``A100_SXM_40GB``).
+Logs go to stderr; the summary (a table, or JSON with ``--json``) to stdout; a progress bar is
+shown only when stdout is a terminal.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+from pathlib import Path
+from typing import Any, Mapping, Optional
+
+import typer
+
+from hespas_py.cli.main import app
+
+_LOG_LEVELS = ("debug", "info", "warning", "error")
+
+
+def _setup_logging(level: str, path: Optional[Path]) -> None:
+    from hespas_py.errors import HespasError
+
+    if level.lower() not in _LOG_LEVELS:
+        raise HespasError(f"--log-level must be one of {', '.join(_LOG_LEVELS)}, not {level!r}")
+    handler: logging.Handler
+    try:
+        handler = logging.FileHandler(path) if path else logging.StreamHandler(sys.stderr)
+    except OSError as exc:
+        raise HespasError(f"{path}: cannot write log ({exc.strerror})") from None
+    handler.setFormatter(logging.Formatter("%(levelname)s: %(message)s"))
+    logger = logging.getLogger("hespas_py")
+    logger.handlers[:] = [handler]
+    logger.setLevel(level.upper())
+    logger.propagate = False
+
+
+def _progress_bar():
+    """A rich progress display and the pipeline hook that drives it."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    progress = Progress(TextColumn("{task.description:>9}"), BarColumn(), MofNCompleteColumn(),
+                        TimeElapsedColumn(), transient=True)
+    tasks: dict[str, Any] = {}
+
+    def hook(phase: str, done: int, total: int) -> None:
+        if phase not in tasks:
+            tasks[phase] = progress.add_task(phase, total=total or None)
+        progress.update(tasks[phase], completed=done, total=total or None)
+
+    return progress, hook
+
+
+def print_summary(summary: Mapping[str, Any]) -> None:
+    """The human-readable summary: headline figures and the top ops by time."""
+    from rich.console import Console
+    from rich.table import Table
+
+    nodes = summary["nodes_per_device"]
+    head = Table(show_header=False, box=None, pad_edge=False)
+    head.add_column(style="bold")
+    head.add_column()
+    split = summary["split"]
+    rows = [
+        ("module", summary["mlir_file"]),
+        ("hardware", f"{summary['hardware']} ({summary['estimator']})"),
+        ("split", " ".join([split["strategy"], *(f"{k}={v}" for k, v in split.items()
+                                                  if k != "strategy")])),
+        ("devices", str(summary["num_devices"])),
+        ("compute estimate", f"{summary['compute_estimate_s'] * 1e3:,.3f} ms per step"),
+        ("FLOPS utilisation", f"{summary['flops_utilization']:.3f}"),
+        ("memory BW utilisation", f"{summary['memory_bandwidth_utilization']:.3f}"),
+        ("nodes per device", ", ".join(f"{n} {k}" for k, n in nodes.items()) or "none"),
+        ("trace files", f"{summary['num_devices']} ({summary['trace_files']} distinct)"),
+        ("comm groups", json.dumps(summary["comm_groups"]) if summary["comm_groups"] else "none"),
+        ("output", summary["output_dir"]),
+    ]
+    if summary["fallback_ops"]:
+        rows.append(("fallback ops", ", ".join(f"{k} x{n}"
+                                               for k, n in summary["fallback_ops"].items())))
+    for key, value in rows:
+        head.add_row(key, value)
+    top = Table(title="top ops by estimated time")
+    for column in ("op", "count", "time (ms)", "share"):
+        top.add_column(column, justify="left" if column == "op" else "right")
+    for entry in summary["top_ops"]:
+        top.add_row(entry["op"], str(entry["count"]), f"{entry['time_s'] * 1e3:,.3f}",
+                    f"{entry['time_share']:.1%}")
+    console = Console()
+    console.print(head)
+    console.print(top)
+
+
+@app.command("gen")
+def gen(
+    config: str = typer.Argument(..., help="Config file (JSON) or node preset name."),
+    mlir_file: Optional[Path] = typer.Option(None, "--mlir_file", "--mlir-file",
+                                             help="StableHLO module (overrides the config)."),
+    output: Optional[Path] = typer.Option(None, "--output", "-o",
+                                          help="Output directory (overrides the config)."),
+    split_fn: Optional[str] = typer.Option(None, "--split_fn", "--split-fn",
+                                           help="individual_split or linear_split."),
+    merge: Optional[bool] = typer.Option(None, "--merge/--no-merge",
+                                         help="individual_split: fuse compute chains."),
+    block_lim: Optional[int] = typer.Option(None, "--block_lim", "--block-lim",
+                                            help="linear_split: most ops per compute block."),
+    num_npus: Optional[int] = typer.Option(None, "--num_npus", "--num-npus",
+                                           help="Devices, for a module that declares one."),
+    clean: bool = typer.Option(False, "--clean", help="Replace an existing output directory."),
+    cache_dir: Optional[Path] = typer.Option(None, "--cache-dir",
+                                             help="Estimate cache directory (shared by runs)."),
+    json_out: bool = typer.Option(False, "--json", help="Print the summary as JSON on stdout."),
+    threads: int = typer.Option(-1, "--threads",
+                                help="Accepted for Hespas compatibility; generation is serial."),
+    log_level: str = typer.Option("info", "--log-level", help="debug, info, warning or error."),
+    log_path: Optional[Path] = typer.Option(None, "--log-path", help="Log to this file."),
+) -> None:
+    """Generate per-device Chakra traces and module_stats.json from a StableHLO step."""
+    from hespas_py.pipeline import GenConfig, generate
+
+    _setup_logging(log_level, log_path)
+    settings = GenConfig.from_config(
+        config, mlir_file=mlir_file, output_dir=output,
+        split_strategy=split_fn.strip().lower() if split_fn else None, merge=merge,
+        block_lim=block_lim, num_npus=num_npus, clean=clean or None, cache_dir=cache_dir)
+    if sys.stdout.isatty() and not json_out:
+        progress, hook = _progress_bar()
+        with progress:
+            result = generate(settings, hook)
+    else:
+        result = generate(settings)
+    summary = dict(result.summary)
+    if json_out:
+        print(json.dumps(summary, indent=1))
+    else:
+        print_summary(summary)

@@ -1,0 +1,120 @@
+"""The fused roofline: a roofline per *kernel* XLA would launch, not per op.
+
+`fusion.plan_kernels` groups a block's ops into the kernels XLA's GPU compiler would emit and
+counts memory traffic at kernel boundaries only. Each kernel then costs (XLA's GPU performance
+model, ``gpu_performance_model_base``)::
+
+    time = launch_overhead + compute + memory - overlap * min(compute, memory)
+
+with *achievable* rather than peak rates:
+
+- ``memory = bytes / (memory_bandwidth * memory_efficiency)``;
+- ``compute`` = tensor-unit FLOPs / (per-dtype peak * ``tensor_efficiency`` * wave quantization)
+  + vector FLOPs / (``vector_flops`` * ``vector_efficiency``). Wave quantization: a dot or
+  convolution with output M x N runs ceil(M/tile) * ceil(N/tile) tiles (split along K when that
+  is too few to fill the chip, as cuBLAS/cuDNN split-K kernels do) on ``num_cores`` cores, so
+  the last partial wave idles cores (XLA's ``gpu_dot_fusion_cost_model``);
+  ``num_cores = 0`` turns it off.
+
+Params read from ``Hardware.params`` (each preset's values, with their public sources in a
+``<param>_source`` string next to them, are in ``configs/nodes/<HW>/fused_roofline``):
+``launch_overhead_s``, ``memory_efficiency``, ``tensor_efficiency``, ``vector_efficiency``,
+``compute_memory_overlap``, ``num_cores``, ``gemm_tile``, plus roofline's ``f32_matmul_as_tf32``.
+Missing params take the defaults in `DEFAULTS` (XLA's own constants where it has one).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import ClassVar, Mapping
+
+from hespas_py.estimate.base import Estimate, Hardware, OpCost, register
+from hespas_py.estimate.fusion import Kernel, block_outputs, plan_kernels
+from hespas_py.estimate.roofline import Roofline
+from hespas_py.split.blocks import Block
+
+#: Defaults of the numeric params.
+DEFAULTS: Mapping[str, float] = {
+    "launch_overhead_s": 1e-6,       # XLA kKernelLaunchOverhead
+    "memory_efficiency": 0.8,        # XLA gpu_dot_fusion_cost_model hbm_bandwidth_utilization_rate
+    "tensor_efficiency": 1.0,
+    "vector_efficiency": 1.0,
+    "compute_memory_overlap": 0.95,  # XLA kMemoryComputeParallelism
+    "num_cores": 0,
+    "gemm_tile": 128,
+}
+
+#: K elements one split-K slice keeps at least (a slice smaller than this is not worth a CTA).
+_MIN_SPLIT_K = 512
+
+_NUMERIC_PARAMS = ("launch_overhead_s", "memory_efficiency", "tensor_efficiency",
+                   "vector_efficiency", "compute_memory_overlap")
+
+
+@register
+class FusedRoofline(Roofline):
+    """Roofline over the kernels XLA's GPU fusion would form, with achievable rates."""
+
+    name = "fused_roofline"
+    param_types: ClassVar[Mapping[str, type]] = {
+        **Roofline.param_types,
+        **{p: float for p in _NUMERIC_PARAMS},
+        "num_cores": int,
+        "gemm_tile": int,
+        **{f"{p}_source": str for p in (*_NUMERIC_PARAMS, "num_cores")},
+    }
+
+    def __init__(self, hardware: Hardware) -> None:
+        super().__init__(hardware)
+        params = {**DEFAULTS, **{k: v for k, v in hardware.params.items() if k in DEFAULTS}}
+        self.launch_s = float(params["launch_overhead_s"])
+        self.bandwidth = hardware.memory_bandwidth * float(params["memory_efficiency"])
+        self.tensor_eff = float(params["tensor_efficiency"])
+        self.vector_rate = self._vector_rate * float(params["vector_efficiency"])
+        self.overlap = float(params["compute_memory_overlap"])
+        self.cores = int(params["num_cores"])
+        self.tile = int(params["gemm_tile"])
+
+    def wave_efficiency(self, mnk: tuple[int, int, int] | None) -> float:
+        """Fraction of the cores busy over a dot/convolution's waves of output tiles."""
+        if not mnk or self.cores <= 0:
+            return 1.0
+        m, n, k = mnk
+        tiles = math.ceil(m / self.tile) * math.ceil(n / self.tile)
+        if tiles < self.cores:
+            tiles *= max(1, min(k // _MIN_SPLIT_K, math.ceil(self.cores / tiles)))
+        waves = math.ceil(tiles / self.cores)
+        return tiles / (waves * self.cores)
+
+    def kernel_cost(self, kernel: Kernel) -> tuple[float, str, tuple[str, ...]]:
+        """(seconds per launch, dtype of its compute rate, notes) of ``kernel``."""
+        notes = dict.fromkeys(kernel.notes)
+        compute_s = (kernel.flops - kernel.tensor_flops) / self.vector_rate
+        dtype = kernel.ops[0].result_types[0].dtype if kernel.ops[0].result_types else ""
+        if kernel.tensor_flops:
+            rate, dtype, note = self.rate("tensor", kernel.tensor_dtype)
+            if note:
+                notes[note] = None
+            compute_s += kernel.tensor_flops / (
+                rate * self.tensor_eff * self.wave_efficiency(kernel.gemm_mnk))
+        memory_s = kernel.bytes / self.bandwidth
+        time_s = (self.launch_s + compute_s + memory_s
+                  - self.overlap * min(compute_s, memory_s))
+        return time_s, dtype, tuple(notes)
+
+    def estimate_kernels(self, kernels: list[Kernel]) -> Estimate:
+        """The estimate of a planned kernel list: one `OpCost` row per kernel."""
+        rows: list[OpCost] = []
+        for kernel in kernels:
+            time_s, dtype, notes = self.kernel_cost(kernel)
+            rows.append(OpCost(kernel.label, dtype, kernel.flops * kernel.count,
+                               kernel.bytes * kernel.count, time_s * kernel.count,
+                               kernel.fallback, notes))
+        flops = sum(r.flops for r in rows)
+        peak = max([self.hardware.peak_flops, self._vector_rate,
+                    *self.hardware.per_dtype_flops.values()])
+        return Estimate(time_s=sum(r.time_s for r in rows), flops=flops,
+                        bytes=sum(r.bytes for r in rows), per_op=tuple(rows), peak_flops=peak)
+
+    def estimate(self, block: Block) -> Estimate:
+        return self.estimate_kernels(plan_kernels(block.ops, block_outputs(block)))

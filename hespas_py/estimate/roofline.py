@@ -1,0 +1,99 @@
+"""The roofline estimator: each op is bound by its compute or by its memory traffic.
+
+Per op, ``time = max(sum(flops_i / rate_i), bytes / memory_bandwidth)`` over its FLOP shares
+(see `costs.Work`); a block's time is the sum over its ops (each op is its own kernel; an
+``mhlo.fusion`` is one). Rates:
+
+- tensor-unit work (dot, convolution) runs at ``per_dtype_flops[<input element type>]``; an f32
+  input runs at the ``tf32`` rate only when the ``f32_matmul_as_tf32`` param is true, and is then
+  reported as ``tf32``;
+- vector-unit work (elementwise, reductions, ...) runs at ``vector_flops``;
+- a dtype absent from ``per_dtype_flops`` runs at ``peak_flops`` and the op carries a note saying
+  so (or, with the ``error_on_unknown_type`` param, the run stops with an error).
+
+``Estimate.peak_flops`` is the rate the time was actually computed against
+(``flops / compute time``), so ``flops / (time_s * peak_flops) <= 1`` always holds.
+
+Params read from ``Hardware.params``: ``f32_matmul_as_tf32`` (bool, default false),
+``error_on_unknown_type`` (bool, default false).
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar, Mapping
+
+from hespas_py.errors import HespasError
+from hespas_py.estimate.base import Estimate, Estimator, Hardware, OpCost, register
+from hespas_py.estimate.costs import TENSOR, Work, op_work
+from hespas_py.mlir.ops import Op
+from hespas_py.split.blocks import Block
+
+
+def rate_dtype(dtype: str) -> str:
+    """The element type whose peak applies: a complex type runs at its component's rate."""
+    return dtype[len("complex<"):-1] if dtype.startswith("complex<") else dtype
+
+
+@register
+class Roofline(Estimator):
+    """Sum over ops of max(compute time, memory time)."""
+
+    name = "roofline"
+    param_types: ClassVar[Mapping[str, type]] = {"f32_matmul_as_tf32": bool}
+
+    def __init__(self, hardware: Hardware) -> None:
+        super().__init__(hardware)
+        self._tf32 = bool(hardware.params.get("f32_matmul_as_tf32", False))
+        self._strict = bool(hardware.params.get("error_on_unknown_type", False))
+        self._vector_rate = hardware.vector_flops or hardware.peak_flops
+
+    def rate(self, unit: str, dtype: str) -> tuple[float, str, str | None]:
+        """(FLOP/s, dtype reported, note) for work of ``dtype`` on ``unit``."""
+        if unit != TENSOR:
+            return self._vector_rate, dtype, None
+        table = self.hardware.per_dtype_flops
+        key = rate_dtype(dtype)
+        if key == "f32" and self._tf32 and "tf32" in table:
+            key = "tf32"
+        if key in table:
+            return table[key], key, None
+        if self._strict:
+            raise HespasError(f"{self.hardware.name}: no peak for dtype {key!r} in "
+                              "per_datatype_flops (error_on_unknown_type is set)")
+        return (self.hardware.peak_flops, key,
+                f"no peak for dtype {key} in per_datatype_flops: used peak_flops")
+
+    def cost(self, op: Op, work: Work) -> tuple[OpCost, float]:
+        """The op's cost row and its compute-bound time (seconds)."""
+        compute_s = 0.0
+        notes = dict.fromkeys(work.notes)
+        dtype, top_flops = _result_dtype(op), 0.0
+        for unit, share_dtype, flops in work.flops:
+            rate, shown, note = self.rate(unit, share_dtype)
+            compute_s += flops / rate
+            if note:
+                notes[note] = None
+            if flops > top_flops:
+                dtype, top_flops = shown, flops
+        time_s = max(compute_s, work.bytes / self.hardware.memory_bandwidth)
+        return (OpCost(op.name, dtype, work.total_flops, work.bytes, time_s, work.fallback,
+                       tuple(notes)), compute_s)
+
+    def estimate(self, block: Block) -> Estimate:
+        rows: list[OpCost] = []
+        compute_s = 0.0
+        for op in block.ops:
+            row, op_compute_s = self.cost(op, op_work(op))
+            rows.append(row)
+            compute_s += op_compute_s
+        flops = sum(r.flops for r in rows)
+        peak = flops / compute_s if compute_s > 0 else self._vector_rate
+        return Estimate(time_s=sum(r.time_s for r in rows), flops=flops,
+                        bytes=sum(r.bytes for r in rows), per_op=tuple(rows), peak_flops=peak)
+
+
+def _result_dtype(op: Op) -> str:
+    for t in op.result_types:
+        if t.dtype not in ("token", "tuple", "future"):
+            return t.dtype
+    return op.result_types[0].dtype if op.result_types else ""

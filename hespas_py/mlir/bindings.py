@@ -1,0 +1,30 @@
+"""jaxlib's MLIR bindings, imported piecemeal, and the one way to make a context for our dialects.
+
+Only the compiled extension modules are imported (never ``jax``, nor the generated op-view
+modules): reading a module then costs a fraction of a second of interpreter start-up.
+"""
+
+from __future__ import annotations
+
+from jaxlib.mlir._mlir_libs import _chlo as chlo
+from jaxlib.mlir._mlir_libs import _jax_mlir_ext
+from jaxlib.mlir._mlir_libs import _mlirHlo as mhlo
+from jaxlib.mlir._mlir_libs import _sdy as sdy
+from jaxlib.mlir._mlir_libs import _stablehlo as stablehlo
+from jaxlib.mlir._mlir_libs._mlir import ir
+
+__all__ = ["chlo", "ir", "make_context", "mhlo", "sdy", "stablehlo"]
+
+
+def make_context(*, allow_unregistered_dialects: bool = False) -> ir.Context:
+    """A fresh context with the upstream (func, ...), stablehlo, vhlo, chlo, mhlo and sdy dialects."""
+    context = ir.Context()
+    registry = ir.DialectRegistry()
+    _jax_mlir_ext.register_dialects(registry)
+    context.append_dialect_registry(registry)
+    stablehlo.register_dialect(context)
+    chlo.register_dialect(context)
+    sdy.register_dialect(context)
+    mhlo.register_mhlo_dialect(context)
+    context.allow_unregistered_dialects = allow_unregistered_dialects
+    return context

@@ -1,0 +1,187 @@
+"""Cut a block out of its module as a standalone StableHLO module (for XLA to cost or run).
+
+`BlockExtractor` re-parses the source module once with the live MLIR bindings and, per block,
+clones the block's ops into a new ``func.func public @main`` whose arguments are the values the
+block reads from outside (in order of first use) and whose results are the values it defines that
+anything outside it uses (in program order). Private functions the cloned ops call are copied
+along. No MLIR text is generated or parsed by hand: the module is built with the bindings and
+printed by MLIR itself.
+
+A block op is found again through `Op.index` (its position in its parent body): first in the
+entry function, then in the other function bodies (the splitter inlines calls that hold
+collectives, so their ops come from the callee) and in ``sdy.manual_computation`` bodies (the
+per-device program), taking the op whose name and result types match.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Iterator, Sequence
+
+from hespas_py.errors import HespasError
+from hespas_py.mlir.bindings import ir
+from hespas_py.mlir.ops import Op
+from hespas_py.mlir.source import parse_file
+from hespas_py.split.blocks import Block
+
+_MANUAL = "sdy.manual_computation"
+
+
+def _walk(operation: ir.Operation) -> Iterator[ir.Operation]:
+    """Every operation nested inside ``operation`` (not itself), depth first."""
+    for region in operation.regions:
+        for block in region.blocks:
+            for op in block.operations:
+                yield op.operation
+                yield from _walk(op.operation)
+
+
+def _captured(operation: ir.Operation) -> list[ir.Value]:
+    """Values read inside ``operation``'s regions but defined outside it, in order of first use."""
+    inside: set[ir.Value] = set()
+    for op in _walk(operation):
+        inside.update(op.results)
+        for region in op.regions:
+            for block in region.blocks:
+                inside.update(block.arguments)
+    for region in operation.regions:
+        for block in region.blocks:
+            inside.update(block.arguments)
+    seen: dict[ir.Value, None] = {}
+    for op in _walk(operation):
+        for value in op.operands:
+            if value not in inside:
+                seen.setdefault(value, None)
+    return list(seen)
+
+
+class BlockExtractor:
+    """Standalone modules of blocks of one source file (parsed once)."""
+
+    def __init__(self, path: str | Path, entry: str = "main") -> None:
+        self.path = str(path)
+        self.parsed = parse_file(path)
+        self.context = self.parsed.context
+        self.functions: dict[str, ir.Operation] = {}
+        for op in self.parsed.module.body.operations:
+            if op.operation.name == "func.func":
+                name = ir.StringAttr(op.attributes["sym_name"]).value
+                self.functions[name] = op.operation
+        if entry not in self.functions:
+            public = [n for n, f in self.functions.items()
+                      if "sym_visibility" not in f.attributes]
+            entry = public[0] if len(public) == 1 else entry
+        self.bodies = self._bodies(entry)
+
+    def _bodies(self, entry: str) -> list[list[ir.Operation]]:
+        """Op lists of every body a block op can come from, entry function first."""
+        names = [entry, *(n for n in self.functions if n != entry)]
+        bodies = []
+        for name in names:
+            if name not in self.functions:
+                continue
+            ops = [op.operation for op in self.functions[name].regions[0].blocks[0].operations]
+            bodies.append(ops)
+            for op in ops:
+                if op.name == _MANUAL:
+                    bodies.append([o.operation for o in op.regions[0].blocks[0].operations])
+        return bodies
+
+    def source_op(self, op: Op) -> ir.Operation:
+        """The live operation ``op`` was read from."""
+        for body in self.bodies:
+            if op.index < len(body):
+                candidate = body[op.index]
+                if candidate.name == op.name and len(candidate.results) == len(op.results) and [
+                        _shape(r.type) for r in candidate.results] == [
+                        t.shape for t in op.result_types]:
+                    return candidate
+        raise HespasError(f"{self.path}: op {op.name} #{op.index} of the block not found in the "
+                          "module it was read from")
+
+    def extract(self, block: Block) -> str:
+        """The block as a standalone module's text (``@main`` plus the functions it calls)."""
+        return str(self.extract_module(block.ops))
+
+    def extract_module(self, ops: Sequence[Op]) -> ir.Module:
+        """A new module whose ``@main`` computes ``ops`` (see the module docstring)."""
+        sources = [self.source_op(op) for op in ops]
+        defined = {v for op in ops for v in op.results}
+        inputs: dict[int, ir.Type] = {}
+        captured: list[list[ir.Value]] = []
+        for op, source in zip(ops, sources):
+            values = _captured(source)
+            if len(values) != len(op.captures):
+                raise HespasError(f"{self.path}: {op.name} #{op.index} captures "
+                                  f"{len(values)} values, the block says {len(op.captures)}")
+            captured.append(values)
+            live = [*zip(op.operands, (v.type for v in source.operands)),
+                    *zip(op.captures, (v.type for v in values))]
+            for value, vtype in live:
+                if value not in defined:
+                    inputs.setdefault(value, vtype)
+        with self.context, ir.Location.unknown():
+            module = ir.Module.create()
+            function = ir.Operation.create("func.func", regions=1, attributes={
+                "sym_name": ir.StringAttr.get("main")})
+            entry = function.regions[0].blocks.append(*inputs.values())
+            new_value = dict(zip(inputs, entry.arguments))
+            point = ir.InsertionPoint(entry)
+            results: list[ir.Value] = []
+            sources_set = set(sources)
+            for op, source, values in zip(ops, sources, captured):
+                clone = source.clone(ip=point)
+                for i, value in enumerate(op.operands):
+                    clone.operands[i] = new_value[value]
+                remap = {old: new_value[v] for old, v in zip(values, op.captures)}
+                for inner in _walk(clone):
+                    for i, value in enumerate(inner.operands):
+                        if value in remap:
+                            inner.operands[i] = remap[value]
+                for value, old, new in zip(op.results, source.results, clone.results):
+                    new_value[value] = new
+                    if _used_outside(old, sources_set):
+                        results.append(new)
+            if not results and ops:
+                results = list(clone.results)
+            point.insert(ir.Operation.create("func.return", operands=results))
+            function.attributes["function_type"] = ir.TypeAttr.get(ir.FunctionType.get(
+                [a.type for a in entry.arguments], [r.type for r in results]))
+            body = ir.InsertionPoint(module.body)
+            body.insert(function)
+            for name in self._callees(function):
+                self.functions[name].clone(ip=body)
+        if not module.operation.verify():
+            raise HespasError(f"{self.path}: the extracted block does not verify")
+        return module
+
+    def _callees(self, function: ir.Operation) -> list[str]:
+        """Names of the functions ``function`` calls, transitively, in first-call order."""
+        found: dict[str, None] = {}
+        pending = [function]
+        while pending:
+            for op in _walk(pending.pop()):
+                if op.name == "func.call":
+                    name = ir.FlatSymbolRefAttr(op.attributes["callee"]).value
+                    if name not in found and name in self.functions:
+                        found[name] = None
+                        pending.append(self.functions[name])
+        return list(found)
+
+
+def _shape(vtype: ir.Type) -> tuple[int, ...]:
+    if isinstance(vtype, ir.RankedTensorType):
+        return tuple(-1 if d < 0 else d for d in vtype.shape)
+    return ()
+
+
+def _used_outside(value: ir.Value, block_ops: set[ir.Operation]) -> bool:
+    """Whether some user of ``value`` lies outside every op of the block."""
+    for use in value.uses:
+        owner = use.owner.operation if hasattr(use.owner, "operation") else use.owner
+        while owner is not None and owner not in block_ops:
+            parent = owner.parent
+            owner = parent.operation if parent is not None else None
+        if owner is None:
+            return True
+    return False

@@ -1,0 +1,110 @@
+"""Device meshes (``sdy.mesh``, ``#stablehlo.mesh``) and the replica groups their axes denote."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from hespas_py.mlir.bindings import ir, sdy, stablehlo
+
+
+@dataclass(frozen=True, slots=True)
+class Mesh:
+    """A logical device mesh.
+
+    Attributes:
+        axes: ``(name, size)`` of each axis, major to minor, in declaration order.
+        device_ids: device id at each mesh position in row-major order (``range(n)`` when the
+            module gives none).
+    """
+
+    axes: tuple[tuple[str, int], ...]
+    device_ids: tuple[int, ...]
+
+    @classmethod
+    def of(cls, axes: list[tuple[str, int]], device_ids: list[int]) -> "Mesh":
+        """A mesh whose device ids default to the iota when ``device_ids`` is empty."""
+        size = 1
+        for _, axis_size in axes:
+            size *= axis_size
+        return cls(tuple(axes), tuple(device_ids) if device_ids else tuple(range(size)))
+
+
+def read_meshes(module: ir.Module) -> dict[str, Mesh]:
+    """Every top-level ``sdy.mesh`` symbol of ``module`` by name, in declaration order."""
+    meshes: dict[str, Mesh] = {}
+    for op in module.body.operations:
+        op = op.operation
+        if op.name != "sdy.mesh":
+            continue
+        mesh = sdy.MeshAttr(op.attributes["mesh"])
+        axes = [sdy.MeshAxisAttr(axis) for axis in mesh.axes]
+        meshes[op.attributes["sym_name"].value] = Mesh.of(
+            [(axis.name, axis.size) for axis in axes], list(mesh.device_ids)
+        )
+    return meshes
+
+
+def mesh_axes_groups(attr: ir.Attribute, meshes: dict[str, Mesh]) -> tuple[tuple[int, ...], ...]:
+    """The explicit groups of a ``#stablehlo.replica_group_mesh_axes`` attribute.
+
+    Its mesh is either inline (``#stablehlo.mesh<...>``) or a reference to an ``sdy.mesh``
+    symbol. Raises `KeyError` naming the symbol when the reference is unknown.
+    """
+    groups_attr = stablehlo.ReplicaGroupMeshAxesAttr(attr)
+    mesh_attr = groups_attr.mesh
+    if isinstance(mesh_attr, ir.FlatSymbolRefAttr):
+        mesh = meshes[mesh_attr.value]
+    else:
+        inline = stablehlo.MeshAttr(mesh_attr)
+        axes = [stablehlo.MeshAxisAttr(axis) for axis in inline.axes]
+        ids = inline.device_ids
+        mesh = Mesh.of(
+            [(axis.name, axis.size) for axis in axes],
+            list(ir.DenseIntElementsAttr(ids)) if ids is not None else [],
+        )
+    refs = []
+    for ref_attr in groups_attr.axes:
+        ref = stablehlo.AxisRefAttr(ref_attr)
+        sub = ref.sub_axis_info
+        if sub is None:
+            refs.append((ref.name, 1, 0))
+        else:
+            sub = stablehlo.SubAxisInfoAttr(sub)
+            refs.append((ref.name, sub.pre_size, sub.size))
+    return groups_over_axes(mesh, refs)
+
+
+def groups_over_axes(mesh: Mesh, refs: list[tuple[str, int, int]]) -> tuple[tuple[int, ...], ...]:
+    """Replica groups of a collective over the mesh (sub-)axes ``refs``.
+
+    Each reference is ``(axis name, pre_size, size)``; ``size`` 0 means the whole axis. A
+    sub-axis ``(pre_size, size)`` of an axis of size ``n`` is the middle factor of that axis split
+    major to minor into ``[pre_size, size, n // (pre_size * size)]``. Devices whose mesh
+    coordinates differ only along the referenced (sub-)axes form one group, ordered by those
+    coordinates with the first reference most major; groups are ordered by their first device's
+    mesh position.
+    """
+    stride: dict[str, int] = {}
+    size_of: dict[str, int] = {}
+    step = 1
+    for name, size in reversed(mesh.axes):
+        stride[name], size_of[name] = step, size
+        step *= size
+    # (linear stride, extent) of every referenced (sub-)axis, first reference most major.
+    factors = []
+    for name, pre, size in refs:
+        if name not in size_of:
+            raise KeyError(name)
+        if size == 0:
+            factors.append((stride[name], size_of[name]))
+        else:
+            factors.append((stride[name] * (size_of[name] // (pre * size)), size))
+    groups: dict[int, list[tuple[int, int]]] = {}
+    for position, device in enumerate(mesh.device_ids):
+        outside, inside = position, 0
+        for factor_stride, extent in factors:
+            coordinate = (position // factor_stride) % extent
+            outside -= coordinate * factor_stride
+            inside = inside * extent + coordinate
+        groups.setdefault(outside, []).append((inside, device))
+    return tuple(tuple(device for _, device in sorted(members)) for members in groups.values())

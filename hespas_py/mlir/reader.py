@@ -1,0 +1,296 @@
+"""Read a StableHLO module (text, MLIR bytecode or VHLO portable artifact) into plain-Python ops.
+
+`load_module` parses with jaxlib's MLIR bindings (`hespas_py.mlir.source`) and walks the module
+once, producing the frozen dataclasses of `hespas_py.mlir.ops`; no live MLIR object leaks out.
+
+What each op carries:
+
+* ``name``, SSA ``results``/``operands`` as small integers unique in the module (function and
+  region arguments included), their types (tuples, tokens and ``!stablehlo.future`` included).
+* ``attrs`` for the op kinds later stages read (`hespas_py.mlir.attrs`): ``replica_groups`` (tuple
+  of tuples of device ids; the dense form with its ``-1`` padding dropped, the scalar ``dense<0>``
+  form as ``((0,),)``, the ``#stablehlo.replica_group_mesh_axes`` form expanded against its mesh),
+  ``channel_handle``, ``use_global_device_ids``, ``source_target_pairs``, ``all_gather_dim``,
+  ``scatter_dimension``, ``split_dimension``, ``concat_dimension``, ``split_count``,
+  ``dot_dimension_numbers``, ``dimension_numbers`` (convolution, gather),
+  ``scatter_dimension_numbers``, ``feature_group_count``, ``batch_group_count``, the window
+  attributes, ``dimensions`` (reduce, broadcast_in_dim, transpose), ``callee``,
+  ``call_target_name``, ``fusion_kind``, ``comparison_direction``, ``sort_dimension``, ``value``
+  (scalar and splat constants only) and ``trip_count`` (``while`` with a constant bound,
+  `hespas_py.mlir.loops`). Ops of other kinds carry an empty mapping; treat ``attrs`` as read-only.
+* ``regions``: while = (cond, body); case/if = one per branch; fusion, reducers and
+  ``sdy.manual_computation`` = their body (the latter with per-device shapes). A ``func.call``
+  gets its callee's body as its single region (the same `Region` object at every call site,
+  its ``args`` being the callee's argument ids).
+* ``captures``: ids defined outside an op's regions and read inside them.
+
+The entry function is ``main``, else the single public function; anything else is a `HespasError`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import gc
+import sys
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+from hespas_py.errors import HespasError
+from hespas_py.mlir.attrs import ATTRIBUTE_READERS
+from hespas_py.mlir.bindings import ir, mhlo, stablehlo
+from hespas_py.mlir.loops import TRACKED, trip_count
+from hespas_py.mlir.meshes import Mesh, read_meshes
+from hespas_py.mlir.ops import Function, Module, Op, Region, TensorType
+from hespas_py.mlir.source import parse_file
+
+_NO_ATTRS: dict[str, Any] = {}
+# Op name -> (attribute reader or None, whether loops.trip_count needs to find its results' op).
+# Ops of every other kind take the reader's fast path.
+_SPECIAL: dict[str, tuple[Any, bool]] = {
+    name: (ATTRIBUTE_READERS.get(name), name in TRACKED) for name in (*ATTRIBUTE_READERS, *TRACKED)
+}
+_OP_FIELDS = ("name", "results", "operands", "result_types", "operand_types", "attrs", "regions",
+              "captures", "index")
+
+
+def _fast_op_constructor() -> Callable[..., Op]:
+    """`Op`'s constructor, minus the frozen-dataclass ``__init__`` overhead (half the cost).
+
+    Sets the slots directly; falls back to `Op` itself if its fields ever differ from the
+    positional order used here.
+    """
+    if tuple(f.name for f in dataclasses.fields(Op)) != _OP_FIELDS:
+        return Op
+    new = object.__new__
+    s0, s1, s2, s3, s4, s5, s6, s7, s8 = (getattr(Op, name).__set__ for name in _OP_FIELDS)
+
+    def new_op(name, results, operands, result_types, operand_types, attrs, regions, captures, index):
+        op = new(Op)
+        s0(op, name), s1(op, results), s2(op, operands), s3(op, result_types), s4(op, operand_types)
+        s5(op, attrs), s6(op, regions), s7(op, captures), s8(op, index)
+        return op
+
+    return new_op
+
+
+_new_op = _fast_op_constructor()
+_WHILE = frozenset({"stablehlo.while", "mhlo.while"})
+_TOKEN = TensorType((), "token")
+
+
+def load_module(path: str | Path) -> Module:
+    """Read the module in ``path``; raise `HespasError` ("<file>: <problem>") for bad input."""
+    with _no_cyclic_gc():
+        return _load(path)
+
+
+@contextmanager
+def _no_cyclic_gc() -> Iterator[None]:
+    """Pause the cyclic garbage collector while building the op tree.
+
+    Building hundreds of thousands of tuples and dataclasses would otherwise trigger repeated
+    full traversals of everything built so far; nothing built here forms a reference cycle.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _load(path: str | Path) -> Module:
+    parsed = parse_file(path)
+    for warning in parsed.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
+    name = str(path)
+    module = parsed.module
+    try:
+        meshes = read_meshes(module)
+    except (KeyError, TypeError, ValueError) as error:
+        raise HespasError(f"{name}: unreadable sdy.mesh: {error}") from None
+    functions = _FunctionReader(name, module, meshes).read_all()
+    attributes = module.operation.attributes
+    return Module(
+        path=name,
+        entry=_entry(name, functions),
+        functions=functions,
+        num_replicas=_int_attribute(attributes, "mhlo.num_replicas"),
+        num_partitions=_int_attribute(attributes, "mhlo.num_partitions"),
+        mesh=dict(next(iter(meshes.values())).axes) if meshes else {},
+        warnings=parsed.warnings,
+    )
+
+
+def _entry(path: str, functions: dict[str, Function]) -> str:
+    if "main" in functions:
+        return "main"
+    public = [f.name for f in functions.values() if f.public]
+    if len(public) == 1:
+        return public[0]
+    if not public:
+        raise HespasError(f"{path}: no entry function: no @main and no public function")
+    raise HespasError(
+        f"{path}: no entry function: no @main and {len(public)} public functions ({', '.join(public)})"
+    )
+
+
+def _int_attribute(attributes: Any, name: str) -> int:
+    return attributes[name].value if name in attributes else 1
+
+
+class _FunctionReader:
+    """One walk over a module's functions, numbering SSA values as it meets their definitions."""
+
+    def __init__(self, path: str, module: ir.Module, meshes: dict[str, Mesh]) -> None:
+        self._path = path
+        self._meshes = meshes
+        self._func_ops = {}
+        for op in module.body.operations:
+            op = op.operation
+            if op.name == "func.func":
+                self._func_ops[op.attributes["sym_name"].value] = op
+        self._functions: dict[str, Function] = {}
+        self._in_progress: set[str] = set()
+        self._call_regions: dict[str, Region] = {}
+        self._ids: dict[ir.Value, int] = {}  # live value -> its SSA id
+        self._types: list[TensorType] = []  # SSA id -> its type
+        self._type_cache: dict[ir.Type, TensorType] = {}
+        self._defs: dict[int, Op] = {}  # SSA id -> defining op, for the ops loops.TRACKED lists
+
+    def read_all(self) -> dict[str, Function]:
+        """Every function in module order, callees read before their first call site."""
+        for name in self._func_ops:
+            self._function(name)
+        return {name: self._functions[name] for name in self._func_ops}
+
+    def _function(self, name: str) -> Function:
+        done = self._functions.get(name)
+        if done is not None:
+            return done
+        if name in self._in_progress:
+            raise HespasError(f"{self._path}: recursive call of @{name} is not supported")
+        op = self._func_ops.get(name)
+        if op is None:
+            raise HespasError(f"{self._path}: call of undefined function @{name}")
+        self._in_progress.add(name)
+        attributes = op.attributes
+        visibility = attributes["sym_visibility"].value if "sym_visibility" in attributes else "public"
+        function_type = attributes["function_type"].value
+        region = op.regions[0]
+        if len(region.blocks) != 1:
+            raise HespasError(f"{self._path}: @{name} has {len(region.blocks)} blocks; expected 1")
+        args, arg_types, ops = self._block(region.blocks[0])
+        function = Function(
+            name=name,
+            public=visibility == "public",
+            args=args,
+            arg_types=arg_types,
+            ops=ops,
+            result_types=tuple(self._type(t) for t in function_type.results),
+        )
+        self._in_progress.discard(name)
+        self._functions[name] = function
+        return function
+
+    def _callee_region(self, callee: str) -> Region:
+        """The body of ``callee`` as a region, one object shared by all its call sites."""
+        region = self._call_regions.get(callee)
+        if region is None:
+            function = self._function(callee)
+            region = self._call_regions[callee] = Region(function.args, function.arg_types, function.ops)
+        return region
+
+    def _type(self, mlir_type: ir.Type) -> TensorType:
+        converted = self._type_cache.get(mlir_type)
+        if converted is None:
+            converted = self._type_cache[mlir_type] = self._convert_type(mlir_type)
+        return converted
+
+    def _convert_type(self, t: ir.Type) -> TensorType:
+        if isinstance(t, ir.RankedTensorType):
+            shape = tuple(-1 if d < 0 else d for d in t.shape)
+            return TensorType(shape, str(t.element_type))
+        if isinstance(t, ir.TupleType):
+            return TensorType((), "tuple", tuple(self._type(t.get_type(i)) for i in range(t.num_types)))
+        if stablehlo.FutureType.isinstance(t):
+            return TensorType((), "future", tuple(self._type(m) for m in stablehlo.FutureType(t).types))
+        if stablehlo.TokenType.isinstance(t) or mhlo.TokenType.isinstance(t):
+            return _TOKEN
+        if isinstance(t, ir.UnrankedTensorType):
+            return TensorType((), str(t.element_type))
+        return TensorType((), str(t))
+
+    def _block(self, block: ir.Block) -> tuple[tuple[int, ...], tuple[TensorType, ...], tuple[Op, ...]]:
+        """Arguments, their types and the converted ops of one block.
+
+        The hot loop of the reader: it touches each live op's name, operands and results once,
+        and its attributes only for the kinds `_SPECIAL` lists.
+        """
+        ids, types, type_of = self._ids, self._types, self._type
+        type_cache = self._type_cache
+        first = len(types)
+        arguments = block.arguments
+        arg_types = tuple([type_of(a.type) for a in arguments])
+        types.extend(arg_types)
+        args = tuple(range(first, len(types)))
+        ids.update(zip(arguments, args))
+        ops = []
+        special_ops, defs = _SPECIAL, self._defs
+        for index, view in enumerate(block.operations):
+            op = view.operation
+            name = op.name
+            operands = tuple([ids[v] for v in op.operands])
+            special = special_ops.get(name)
+            attrs = _NO_ATTRS if special is None or special[0] is None else special[0](op.attributes, self._meshes)
+            if len(op.regions):
+                regions, captures, attrs = self._regions(op, name, operands, attrs)
+            elif name == "func.call":
+                regions, captures = (self._callee_region(attrs["callee"]),), ()
+            else:
+                regions = captures = ()
+            results = op.results
+            first = len(types)
+            if len(results) == 1:  # the common case, without building the result list
+                result = results[0]
+                result_type = result.type
+                converted_type = type_cache.get(result_type) or type_of(result_type)
+                types.append(converted_type)
+                ids[result] = first
+                result_ids, result_types = (first,), (converted_type,)
+            else:
+                result_types = tuple([type_of(t) for t in results.types])
+                types.extend(result_types)
+                result_ids = tuple(range(first, len(types)))
+                ids.update(zip(results, result_ids))
+            converted = _new_op(name, result_ids, operands, result_types, tuple([types[i] for i in operands]),
+                                attrs, regions, captures, index)
+            if special is not None and special[1]:
+                for i in result_ids:
+                    defs[i] = converted
+            ops.append(converted)
+        return args, arg_types, tuple(ops)
+
+    def _regions(
+        self, op: ir.Operation, name: str, operands: tuple[int, ...], attrs: dict[str, Any]
+    ) -> tuple[tuple[Region, ...], tuple[int, ...], dict[str, Any]]:
+        """An op's regions, the outer values they capture, and its attrs with ``trip_count``."""
+        start = len(self._types)
+        regions = []
+        for region in op.regions:
+            for block in region.blocks:
+                regions.append(Region(*self._block(block)))
+        captured = {
+            i
+            for region in regions
+            for inner in region.ops
+            for i in (*inner.operands, *inner.captures)
+            if i < start
+        }
+        if name in _WHILE and len(regions) == 2:
+            count = trip_count(operands, regions[0], regions[1], self._defs)
+            if count is not None:
+                attrs = {**attrs, "trip_count": count}
+        return tuple(regions), tuple(sorted(captured)), attrs

@@ -1,0 +1,297 @@
+"""Trace generation, end to end: StableHLO file -> blocks -> estimates -> Chakra traces + stats.
+
+`GenConfig` says what to do (built from the published tool's JSON config format, or directly);
+`generate` does it. The output directory appears complete or not at all: everything is written
+into a temporary directory beside it, which is renamed into place at the end (``clean`` replaces
+an existing directory; without it an existing directory is an error). Output layout:
+
+- ``dev.<i>.et``, ``comm_group.json``: the traces (`hespas_py.chakra.writer`);
+- ``module_stats.json``: the estimate's make-up (`hespas_py.chakra.stats`) plus ``traces``
+  (node counts) and ``timings_s`` (per phase);
+
+The estimate cache is used when a cache directory is given (``cache_dir`` in the config or
+``--cache-dir``) and caching is not disabled; otherwise every block goes straight to the
+estimator (an analytical estimator such as the roofline costs a block faster than the cache can
+hash it, and a cache inside a directory that ``--clean`` replaces would never be reused).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import logging
+import os
+import shutil
+import time
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Mapping
+
+from hespas_py.chakra.groups import DeviceLayout
+from hespas_py.errors import HespasError
+from hespas_py.estimate.base import Estimate, Hardware
+from hespas_py.split import SPLITTERS, split
+from hespas_py.split.blocks import BlockGraph
+
+log = logging.getLogger("hespas_py")
+
+#: Called as ``progress(phase, done, total)`` while a long phase runs.
+ProgressHook = Callable[[str, int, int], None]
+
+DEFAULT_SPLIT = "linear_split"
+STATS_FILE = "module_stats.json"
+#: How often (in blocks) the estimate phase reports progress.
+_PROGRESS_EVERY = 256
+
+
+@dataclass(frozen=True)
+class GenConfig:
+    """One trace-generation run.
+
+    Attributes:
+        mlir_file: the StableHLO module to read.
+        output_dir: where the traces go (created atomically).
+        method: estimator name (``roofline``, ...).
+        hardware: the `Hardware` the estimator models.
+        split_strategy: ``individual_split`` or ``linear_split``.
+        merge: individual_split only: fuse single-parent/single-child compute chains.
+        block_lim: linear_split only: most ops per compute block.
+        separator: linear_split only: which ops cut blocks (a `SEPARATORS` name).
+        separator_policy: linear_split only: ``isolated``, ``end_block`` or ``start_block``.
+        num_npus: device count for a module that declares a single device (None: the module's).
+        clean: replace ``output_dir`` if it exists.
+        cache_dir: the estimate cache directory (shared between runs); None: no cache.
+        disable_cache: no cache even when ``cache_dir`` is set.
+        source: where the settings came from (config file or preset), for messages.
+    """
+
+    mlir_file: Path
+    output_dir: Path
+    hardware: Hardware
+    method: str = "roofline"
+    split_strategy: str = DEFAULT_SPLIT
+    merge: bool = False
+    block_lim: int = 1024
+    separator: str = "is_communication_op"
+    separator_policy: str = "isolated"
+    num_npus: int | None = None
+    clean: bool = False
+    cache_dir: Path | None = None
+    disable_cache: bool = False
+    source: str = ""
+
+    @classmethod
+    def from_config(cls, config: str | Path, **overrides: Any) -> "GenConfig":
+        """Read a config file in the published tool's format, or a node preset by name.
+
+        ``overrides`` (command-line values; None means "not given") win over the file:
+        ``mlir_file``, ``output_dir``, ``split_strategy``, ``merge``, ``block_lim``,
+        ``num_npus``, ``clean``, ``cache_dir``, ``disable_cache``.
+        """
+        from hespas_py.estimate import hardware as hw
+
+        path = Path(config)
+        if path.is_file():
+            data, source = hw.read_config(path), str(path)
+        elif path.suffix or len(path.parts) > 1:
+            raise HespasError(f"{config}: no such config file")
+        else:
+            source = str(hw.preset_path(str(config)))
+            data = hw.read_config(source)
+        hw.validate_config(data, source)
+        perf = data["perf_estimator"]
+        method = perf["method"].strip().lower()
+        hardware = hw.hardware_from_config(data, source, method,
+                                           name="" if path.is_file() else str(config))
+        settings: dict[str, Any] = {
+            "mlir_file": data.get("mlir_file"),
+            "output_dir": data.get("output_dir"),
+            "split_strategy": data.get("split_strategy", DEFAULT_SPLIT).strip().lower(),
+            "merge": data.get("merge", False),
+            "block_lim": data.get("block_lim", 1024),
+            "separator": data.get("separator", "is_communication_op"),
+            "separator_policy": data.get("separator_policy", "isolated").strip().lower(),
+            "num_npus": (perf["hardware"].get("num_npus")
+                         if isinstance(perf["hardware"], dict) else None),
+            "clean": data.get("clean", False),
+            "cache_dir": data.get("cache_dir", perf.get("cache_dir")),
+            "disable_cache": data.get("disable_cache", perf.get("disable_cache", False)),
+        }
+        settings.update({k: v for k, v in overrides.items() if v is not None})
+        if settings["split_strategy"] not in SPLITTERS:
+            raise HespasError(f"unknown split strategy {settings['split_strategy']!r} "
+                              f"(known: {', '.join(SPLITTERS)})")
+        for key, flag in (("mlir_file", "--mlir_file"), ("output_dir", "--output")):
+            if not settings[key]:
+                raise HespasError(f"{source}: missing required key {key} (or pass {flag})")
+        if settings["num_npus"] is not None and settings["num_npus"] < 1:
+            raise HespasError(f"--num_npus must be at least 1, not {settings['num_npus']}")
+        if settings["block_lim"] < 1:
+            raise HespasError(f"--block_lim must be at least 1, not {settings['block_lim']}")
+        return cls(
+            mlir_file=Path(settings["mlir_file"]), output_dir=Path(settings["output_dir"]),
+            hardware=hardware, method=method, split_strategy=settings["split_strategy"],
+            merge=bool(settings["merge"]), block_lim=int(settings["block_lim"]),
+            separator=settings["separator"], separator_policy=settings["separator_policy"],
+            num_npus=settings["num_npus"], clean=bool(settings["clean"]),
+            cache_dir=Path(settings["cache_dir"]) if settings["cache_dir"] else None,
+            disable_cache=bool(settings["disable_cache"]), source=source)
+
+    def split_options(self) -> dict[str, Any]:
+        """Keyword options of the chosen splitter."""
+        if self.split_strategy == "individual_split":
+            return {"merge": self.merge}
+        return {"block_lim": self.block_lim, "separator": self.separator,
+                "policy": self.separator_policy}
+
+
+@dataclass(frozen=True)
+class GenResult:
+    """What `generate` produced.
+
+    Attributes:
+        output_dir: the finished output directory.
+        stats: the ``module_stats.json`` document.
+        summary: the short, machine-readable summary (``--json`` prints it).
+        graph: the block graph the traces were written from.
+        estimates: per block, its estimate (None for collectives).
+        layout: how devices were numbered.
+    """
+
+    output_dir: Path
+    stats: Mapping[str, Any]
+    summary: Mapping[str, Any]
+    graph: BlockGraph = field(repr=False)
+    estimates: tuple[Estimate | None, ...] = field(repr=False)
+    layout: DeviceLayout = field(repr=False)
+
+
+def _check_output(config: GenConfig) -> None:
+    out = config.output_dir
+    if out.exists() and not out.is_dir():
+        raise HespasError(f"{out}: exists and is not a directory")
+    if out.exists() and not config.clean:
+        raise HespasError(f"{out}: output directory exists (pass --clean to replace it)")
+
+
+def _staging_dir(out: Path) -> Path:
+    """A fresh directory beside ``out`` (same file system, so the final rename is atomic)."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    staging = out.parent / f".{out.name}.tmp-{os.getpid()}-{uuid.uuid4().hex[:8]}"
+    staging.mkdir()
+    return staging
+
+
+def _commit(staging: Path, out: Path) -> None:
+    """Move ``staging`` to ``out``, replacing an existing ``out`` (never leaving a half state)."""
+    if out.exists():
+        trash = out.parent / f".{out.name}.old-{os.getpid()}-{uuid.uuid4().hex[:8]}"
+        os.replace(out, trash)
+        os.replace(staging, out)
+        shutil.rmtree(trash, ignore_errors=True)
+    else:
+        os.replace(staging, out)
+
+
+def _estimator(config: GenConfig):
+    from hespas_py.estimate.base import get_estimator
+
+    estimator = get_estimator(config.method, config.hardware)
+    if config.disable_cache or config.cache_dir is None:
+        return estimator
+    from hespas_py.estimate.cache import CachedEstimator
+
+    return CachedEstimator(estimator, config.cache_dir)
+
+
+def _estimate_all(graph, estimator, progress: ProgressHook | None) -> list:
+    compute = sum(not b.collective for b in graph.blocks)
+    estimates: list = []
+    done = 0
+    for block in graph.blocks:
+        if block.collective:
+            estimates.append(None)
+            continue
+        estimates.append(estimator.estimate(block))
+        done += 1
+        if progress is not None and (done % _PROGRESS_EVERY == 0 or done == compute):
+            progress("estimate", done, compute)
+    return estimates
+
+
+def _summary(config: GenConfig, stats: Mapping[str, Any], traces, timings: Mapping[str, float],
+             top: int = 5) -> dict[str, Any]:
+    return {
+        "output_dir": str(config.output_dir),
+        "mlir_file": str(config.mlir_file),
+        "estimator": config.method,
+        "hardware": config.hardware.name,
+        "split": {"strategy": config.split_strategy, **{
+            k: v for k, v in config.split_options().items() if k in ("merge", "block_lim")}},
+        "num_devices": traces.num_devices,
+        "compute_estimate_s": stats["runtime_s"],
+        "flops_utilization": stats["flops_utilization"],
+        "memory_bandwidth_utilization": stats["memory_bandwidth_utilization"],
+        "nodes_per_device": traces.nodes[0] if traces.nodes else {},
+        "trace_files": traces.files,
+        "comm_groups": {str(k): list(v) for k, v in traces.comm_groups.items()},
+        "collectives": stats["collectives"],
+        "top_ops": [{"op": name, "count": e["count"], "time_s": e["time_s"],
+                     "time_share": e["time_share"]}
+                    for name, e in list(stats["per_op"].items())[:top]],
+        "fallback_ops": stats["fallback_ops"],
+        "cache": stats["cache"],
+        "timings_s": dict(timings),
+    }
+
+
+def generate(config: GenConfig, progress: ProgressHook | None = None) -> GenResult:
+    """Read, split, estimate and write traces and stats (see the module docstring)."""
+    from hespas_py.chakra.stats import module_stats
+    from hespas_py.chakra.writer import write_traces
+    from hespas_py.mlir.reader import load_module
+
+    _check_output(config)
+    timings: dict[str, float] = {}
+    clock = time.perf_counter()
+
+    def lap(phase: str) -> None:
+        nonlocal clock
+        now = time.perf_counter()
+        timings[phase] = now - clock
+        clock = now
+
+    module = load_module(config.mlir_file)
+    layout = DeviceLayout.for_module(module, config.num_npus)
+    lap("read")
+    log.info("read %s: %d top-level ops, %d devices", config.mlir_file, len(module.ops),
+             layout.num_devices)
+    graph = split(module, config.split_strategy, **config.split_options())
+    graph = dataclasses.replace(graph, num_devices=layout.num_devices)
+    lap("split")
+    log.info("split (%s): %d blocks", config.split_strategy, len(graph.blocks))
+
+    estimator = _estimator(config)
+    estimates = _estimate_all(graph, estimator, progress)
+    lap("estimate")
+    out = config.output_dir
+    staging = _staging_dir(out)
+    try:
+        traces = write_traces(staging, graph, estimates, layout)
+        cache = estimator.stats.as_dict() if hasattr(estimator, "stats") else None
+        stats = module_stats(graph, estimates, config.hardware, config.method, cache)
+        stats["traces"] = {"files": traces.files, "comm_groups": len(traces.comm_groups),
+                           "nodes_per_device": {str(d): n for d, n in traces.nodes.items()},
+                           "compute_micros": traces.total_micros}
+        lap("write")
+        stats["timings_s"] = timings
+        (staging / STATS_FILE).write_text(json.dumps(stats, indent=1) + "\n")
+        _check_output(config)
+        _commit(staging, out)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    log.info("wrote %s", out)
+    return GenResult(output_dir=out, stats=stats, summary=_summary(config, stats, traces, timings),
+                     graph=graph, estimates=tuple(estimates), layout=layout)

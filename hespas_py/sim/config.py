@@ -1,0 +1,348 @@
+"""ASTRA-sim's input files, read into frozen dataclasses: network.yml, system.json,
+remote_memory.json and comm_group.json.
+
+Keys and defaults follow ASTRA-sim's analytical backend and system layer. Keys that only switch its
+logging (``trace-enabled``, ``track-local-mem``, ``local-mem-trace-filename``, ``boost-mode``) are
+accepted and ignored; features this simulator does not model (the LogGP shared bus, custom
+collective algorithms) are rejected with a `HespasError` instead of being silently mis-simulated.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Mapping
+
+import yaml
+
+from hespas_py.errors import HespasError
+
+#: Physical building blocks of one network dimension.
+TOPOLOGIES = ("Ring", "Switch", "FullyConnected")
+
+#: Collective algorithms a dimension can use; ``direct<W>`` / ``oneDirect<W>`` add a window.
+ALGORITHMS = ("ring", "oneRing", "direct", "oneDirect", "halvingDoubling", "oneHalvingDoubling",
+              "doubleBinaryTree")
+
+#: system.json key of each collective's per-dimension algorithm list.
+IMPLEMENTATION_KEYS = {
+    "ALL_REDUCE": "all-reduce-implementation",
+    "ALL_GATHER": "all-gather-implementation",
+    "REDUCE_SCATTER": "reduce-scatter-implementation",
+    "ALL_TO_ALL": "all-to-all-implementation",
+}
+
+_UNSUPPORTED_SYSTEM_KEYS = (
+    "all-reduce-implementation-custom", "all-gather-implementation-custom",
+    "reduce-scatter-implementation-custom", "all-to-all-implementation-custom",
+    "per-node-custom-implementation",
+)
+
+
+@dataclass(frozen=True)
+class NetworkConfig:
+    """An analytical network: one entry per dimension, dimension 0 innermost.
+
+    Attributes:
+      topology: building block per dimension, one of `TOPOLOGIES`.
+      npus_count: NPUs per dimension (each > 1); the machine has their product.
+      bandwidth: link bandwidth per dimension in GB/s, where ASTRA-sim's GB is 2**30 bytes.
+      latency: per-hop latency per dimension in ns.
+    """
+
+    topology: tuple[str, ...]
+    npus_count: tuple[int, ...]
+    bandwidth: tuple[float, ...]
+    latency: tuple[float, ...]
+
+    @property
+    def num_npus(self) -> int:
+        """Total NPUs: the product of `npus_count`."""
+        return math.prod(self.npus_count)
+
+    def to_yaml(self) -> str:
+        """The network.yml text ASTRA-sim reads."""
+        return yaml.safe_dump({"topology": list(self.topology), "npus_count": list(self.npus_count),
+                               "bandwidth": list(self.bandwidth), "latency": list(self.latency)},
+                              default_flow_style=None, sort_keys=False)
+
+
+@dataclass(frozen=True)
+class Algorithm:
+    """One dimension's collective algorithm.
+
+    Attributes:
+      name: one of `ALGORITHMS` (without a window suffix).
+      window: ``direct``/``oneDirect`` window (packets in flight); -1 means "all peers".
+    """
+
+    name: str
+    window: int = -1
+
+    @property
+    def spans_all_npus(self) -> bool:
+        """The ``one*`` variants run a single phase over every NPU of the machine."""
+        return self.name.startswith("one")
+
+    @property
+    def base(self) -> str:
+        """The algorithm without its ``one`` prefix: ring, direct or halvingDoubling."""
+        return self.name[3].lower() + self.name[4:] if self.spans_all_npus else self.name
+
+
+@dataclass(frozen=True)
+class SystemConfig:
+    """ASTRA-sim's system layer (system.json).
+
+    Attributes:
+      scheduling_policy: order of chunks waiting for a queue: LIFO, FIFO or EXPLICIT.
+      collective_optimization: ``baseline`` (one all-reduce per dimension) or ``localBWAware``
+        (reduce-scatter up the dimensions, all-reduce on the last, all-gather back down).
+      endpoint_delay: ns every message spends in the NPU's memory interface before it is sent.
+      active_chunks_per_dimension: chunks that may run at once in one dimension's queue.
+      preferred_dataset_splits: chunks a collective is split into.
+      implementations: per collective type name (keys of `IMPLEMENTATION_KEYS`), its algorithm
+        per dimension.
+      local_mem_bw: local memory bandwidth in GB/s (10**9 bytes); also prices reductions.
+      peak_perf: peak compute in TFLOPS, used by the roofline.
+      roofline_enabled: price GPU COMP nodes with the roofline instead of their duration.
+      replay_only: replay every node (communication included) from its recorded duration.
+    """
+
+    scheduling_policy: str = "LIFO"
+    collective_optimization: str = "baseline"
+    endpoint_delay: int = 10
+    active_chunks_per_dimension: int = 1
+    preferred_dataset_splits: int = 0
+    implementations: Mapping[str, tuple[Algorithm, ...]] = field(default_factory=dict)
+    local_mem_bw: float = 0.0
+    peak_perf: float = 0.0
+    roofline_enabled: bool = False
+    replay_only: bool = False
+
+
+@dataclass(frozen=True)
+class RemoteMemoryConfig:
+    """remote_memory.json: only its memory type matters (MEM_LOAD/STORE nodes are rejected).
+
+    Attributes:
+      memory_type: e.g. ``NO_MEMORY_EXPANSION``.
+    """
+
+    memory_type: str = "NO_MEMORY_EXPANSION"
+
+
+@dataclass(frozen=True)
+class SystemSetup:
+    """The three ASTRA-sim configuration files of one machine.
+
+    Attributes:
+      network: the network.yml.
+      system: the system.json.
+      remote_memory: the remote_memory.json.
+      source: the folder they were read from.
+    """
+
+    network: NetworkConfig
+    system: SystemConfig
+    remote_memory: RemoteMemoryConfig
+    source: Path
+
+
+def _read_text(path: Path) -> str:
+    try:
+        return path.read_text()
+    except FileNotFoundError:
+        raise HespasError(f"{path}: no such file") from None
+    except OSError as exc:
+        raise HespasError(f"{path}: cannot read ({exc.strerror})") from None
+
+
+def _read_json(path: Path) -> Any:
+    try:
+        return json.loads(_read_text(path))
+    except json.JSONDecodeError as exc:
+        raise HespasError(f"{path}: not JSON ({exc.msg} at line {exc.lineno})") from None
+
+
+def _number_list(path: Path, doc: Mapping, key: str, kind: type) -> tuple:
+    value = doc.get(key)
+    if not isinstance(value, list) or not value:
+        raise HespasError(f"{path}: '{key}' must be a non-empty list")
+    try:
+        if kind is int and any(isinstance(v, float) and not v.is_integer() for v in value):
+            raise ValueError
+        return tuple(kind(v) for v in value)
+    except (TypeError, ValueError):
+        raise HespasError(f"{path}: '{key}' must hold numbers, got {value}") from None
+
+
+def load_network(path: str | Path) -> NetworkConfig:
+    """Read an analytical network.yml (keys topology, npus_count, bandwidth, latency)."""
+    path = Path(path)
+    try:
+        doc = yaml.safe_load(_read_text(path))
+    except yaml.YAMLError as exc:
+        raise HespasError(f"{path}: not YAML ({str(exc).splitlines()[0]})") from None
+    if not isinstance(doc, dict):
+        raise HespasError(f"{path}: expected a mapping with topology, npus_count, bandwidth, latency")
+    topology = doc.get("topology")
+    if not isinstance(topology, list) or not topology:
+        raise HespasError(f"{path}: 'topology' must be a non-empty list")
+    for name in topology:
+        if name not in TOPOLOGIES:
+            raise HespasError(f"{path}: topology {name!r} not supported (use {', '.join(TOPOLOGIES)})")
+    network = NetworkConfig(tuple(topology), _number_list(path, doc, "npus_count", int),
+                            _number_list(path, doc, "bandwidth", float),
+                            _number_list(path, doc, "latency", float))
+    dims = len(network.topology)
+    for key in ("npus_count", "bandwidth", "latency"):
+        if len(getattr(network, key)) != dims:
+            raise HespasError(f"{path}: length of {key} ({len(getattr(network, key))}) doesn't "
+                              f"match the {dims} dimension(s) of topology")
+    if any(n <= 1 for n in network.npus_count):
+        raise HespasError(f"{path}: npus_count {list(network.npus_count)}: each must be larger than 1")
+    if any(b <= 0 for b in network.bandwidth):
+        raise HespasError(f"{path}: bandwidth {list(network.bandwidth)}: each must be positive")
+    if any(lat < 0 for lat in network.latency):
+        raise HespasError(f"{path}: latency {list(network.latency)}: each must be non-negative")
+    return network
+
+
+def parse_algorithm(text: str) -> Algorithm:
+    """``ring``, ``direct8``, ``oneHalvingDoubling``... -> `Algorithm` (ValueError if unknown)."""
+    for prefix in ("oneDirect", "direct"):
+        if text.startswith(prefix):
+            suffix = text[len(prefix):]
+            if not suffix:
+                return Algorithm(prefix)
+            digits = re.match(r"\s*[+-]?\d+", suffix[:5])
+            if digits is None:
+                raise ValueError(text)
+            return Algorithm(prefix, int(digits.group()))
+    if text in ALGORITHMS:
+        return Algorithm(text)
+    raise ValueError(text)
+
+
+def _int_value(path: Path, key: str, value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise HespasError(f"{path}: '{key}' must be a number, got {value!r}")
+    return int(value)
+
+
+def system_from_dict(doc: Mapping, path: Path) -> SystemConfig:
+    """Build a `SystemConfig` from a parsed system.json (``path`` names it in errors)."""
+    if not isinstance(doc, Mapping):
+        raise HespasError(f"{path}: expected a JSON object")
+    for key in _UNSUPPORTED_SYSTEM_KEYS:
+        if key in doc:
+            raise HespasError(f"{path}: '{key}' (custom collective algorithms) is not supported")
+    if doc.get("model-shared-bus", 0) not in (0, False):
+        raise HespasError(f"{path}: 'model-shared-bus' 1 (the LogGP bus model) is not supported")
+    policy = doc.get("scheduling-policy", "LIFO")
+    if policy not in ("LIFO", "FIFO", "EXPLICIT"):
+        raise HespasError(f"{path}: unknown scheduling-policy {policy!r} (LIFO, FIFO or EXPLICIT)")
+    optimization = doc.get("collective-optimization", "baseline")
+    if optimization not in ("baseline", "localBWAware"):
+        raise HespasError(f"{path}: unknown collective-optimization {optimization!r} "
+                          "(baseline or localBWAware)")
+    implementations = {}
+    for collective, key in IMPLEMENTATION_KEYS.items():
+        if key not in doc:
+            continue
+        names = doc[key]
+        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+            raise HespasError(f"{path}: '{key}' must be a list of algorithm names")
+        try:
+            implementations[collective] = tuple(parse_algorithm(n) for n in names)
+        except ValueError as exc:
+            raise HespasError(f"{path}: '{key}': unknown collective algorithm {exc.args[0]!r} "
+                              f"(use {', '.join(ALGORITHMS)})") from None
+    numbers = {}
+    for key, default in (("local-mem-bw", 0.0), ("peak-perf", 0.0)):
+        value = doc.get(key, default)
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise HespasError(f"{path}: '{key}' must be a number, got {value!r}")
+        numbers[key] = float(value)
+    return SystemConfig(
+        scheduling_policy=policy,
+        collective_optimization=optimization,
+        endpoint_delay=_int_value(path, "endpoint-delay", doc.get("endpoint-delay", 10)),
+        active_chunks_per_dimension=_int_value(path, "active-chunks-per-dimension",
+                                               doc.get("active-chunks-per-dimension", 1)),
+        preferred_dataset_splits=_int_value(path, "preferred-dataset-splits",
+                                            doc.get("preferred-dataset-splits", 0)),
+        implementations=implementations,
+        local_mem_bw=numbers["local-mem-bw"],
+        peak_perf=numbers["peak-perf"],
+        roofline_enabled=bool(doc.get("roofline-enabled", 0)),
+        replay_only=bool(doc.get("replay-only", 0)),
+    )
+
+
+def load_system(path: str | Path) -> SystemConfig:
+    """Read an ASTRA-sim system.json."""
+    path = Path(path)
+    return system_from_dict(_read_json(path), path)
+
+
+def load_remote_memory(path: str | Path) -> RemoteMemoryConfig:
+    """Read an ASTRA-sim remote_memory.json."""
+    path = Path(path)
+    doc = _read_json(path)
+    if not isinstance(doc, dict):
+        raise HespasError(f"{path}: expected a JSON object")
+    memory_type = doc.get("memory-type", "NO_MEMORY_EXPANSION")
+    if not isinstance(memory_type, str):
+        raise HespasError(f"{path}: 'memory-type' must be a string")
+    return RemoteMemoryConfig(memory_type)
+
+
+def load_comm_groups(path: str | Path) -> dict[int, tuple[int, ...]]:
+    """Read comm_group.json: ``{"1": [0, 1], ...}`` -> ``{1: (0, 1), ...}`` (ids must be > 0)."""
+    path = Path(path)
+    doc = _read_json(path)
+    if not isinstance(doc, dict):
+        raise HespasError(f"{path}: expected an object of group id -> rank list")
+    groups = {}
+    for key, ranks in doc.items():
+        match = re.match(r"\s*[+-]?\d+", key)
+        if match is None or int(match.group()) <= 0:
+            raise HespasError(f"{path}: group id {key!r} must be a positive integer")
+        if not isinstance(ranks, list) or not all(isinstance(r, int) and not isinstance(r, bool)
+                                                  for r in ranks):
+            raise HespasError(f"{path}: group {key} must list integer ranks")
+        groups[int(match.group())] = tuple(ranks)
+    return groups
+
+
+def system_files(folder: str | Path) -> dict[str, Path]:
+    """The network.yml, system.json and remote_memory.json of a preset folder.
+
+    The folder may hold them directly or in an ``astra-sim/`` subfolder (Hespas' layout).
+    """
+    folder = Path(folder)
+    base = folder / "astra-sim" if (folder / "astra-sim").is_dir() else folder
+    if not base.is_dir():
+        raise HespasError(f"{folder}: no such folder")
+    files = {name: base / name for name in ("network.yml", "system.json", "remote_memory.json")}
+    for name in ("network.yml", "system.json"):
+        if not files[name].is_file():
+            raise HespasError(f"{base}: no {name}")
+    return files
+
+
+def load_system_dir(folder: str | Path) -> SystemSetup:
+    """Read a machine's ASTRA-sim configuration from ``folder`` (or ``folder/astra-sim``).
+
+    A missing remote_memory.json means no memory expansion.
+    """
+    files = system_files(folder)
+    remote = files["remote_memory.json"]
+    return SystemSetup(load_network(files["network.yml"]), load_system(files["system.json"]),
+                       load_remote_memory(remote) if remote.is_file() else RemoteMemoryConfig(),
+                       files["system.json"].parent)

@@ -1,0 +1,255 @@
+"""One NPU replaying its Chakra trace, as ASTRA-sim's Workload and HardwareResource do.
+
+Dependency-free nodes are issued in ascending node id whenever any node finishes; a node is issued
+only if its slot is free: one GPU compute node and one collective or send in flight at a time,
+receives unlimited.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+import re
+
+from hespas_py.chakra.schema import CollectiveCommType, NodeType
+from hespas_py.sim.collectives import ALL_GATHER, ALL_REDUCE, ALL_TO_ALL, REDUCE_SCATTER
+from hespas_py.sim.engine import CommGroup, Sys
+from hespas_py.sim.errors import Rejected
+from hespas_py.sim.result import DeviceResult, merged_length
+from hespas_py.sim.trace import COMM, GPU, RECV, Trace, TraceNode
+
+#: Tag range of trace-level sends/receives (ASTRA-sim's NATIVE tags).
+NATIVE_TAG_RANGE = 500_000_000
+#: Chakra collective type -> the system layer's collective type.
+SIMULATED_COLLECTIVES = {CollectiveCommType.ALL_REDUCE: ALL_REDUCE,
+                         CollectiveCommType.ALL_GATHER: ALL_GATHER,
+                         CollectiveCommType.REDUCE_SCATTER: REDUCE_SCATTER,
+                         CollectiveCommType.ALL_TO_ALL: ALL_TO_ALL}
+#: involved_dim when a collective node has none: every dimension (ASTRA-sim assumes four).
+DEFAULT_INVOLVED_DIMS = (True,) * 4
+
+
+def replay_ns(node: TraceNode) -> int:
+    """A replayed node's time: its duration in ns, or 1 ns when it recorded 0."""
+    return node.duration_us * 1000 if node.duration_us else 1
+
+
+def required(node: TraceNode, name: str) -> int:
+    """An integer attribute ASTRA-sim requires on this node."""
+    value = node.ints.get(name)
+    if value is None:
+        raise Rejected(f"node {node.id} ({node.name}) has no {name} attribute")
+    return value
+
+
+def group_id(node: TraceNode) -> int | None:
+    """The communicator group id named by pg_name, or None for "all NPUs" ("" or "0")."""
+    name = node.pg_name
+    if name in ("", "0"):
+        return None
+    match = re.match(r"\s*[+-]?\d+", name)
+    if match is None:
+        raise Rejected(f"node {node.id} ({node.name}): pg_name {name!r} is not a group number")
+    return int(match.group())
+
+
+class Workload:
+    """One NPU's trace replay and its statistics."""
+
+    def __init__(self, sys: Sys, trace: Trace, groups: dict[int, tuple[int, ...]]) -> None:
+        self.sys = sys
+        self.trace = trace
+        self.config = sys.config
+        self.groups = {gid: CommGroup(gid, members) for gid, members in groups.items()}
+        self.remaining = list(trace.parent_counts)
+        nodes = trace.nodes
+        self.resource = [node.resource for node in nodes]
+        self.free: tuple[list, list, list] = ([], [], [])
+        for position, count in enumerate(self.remaining):
+            if count == 0:
+                self.free[self.resource[position]].append((nodes[position].id, position))
+        for heap in self.free:
+            heapq.heapify(heap)
+        self.pending: list | None = None
+        self.busy = [False, False, False]
+        self.ongoing = 0
+        self.start: dict[int, int] = {}
+        self.end: dict[int, int] = {}
+        self.gpu_ticks = 0
+        self.finished_tick: int | None = None
+        self._roofline = None
+        if self.config.roofline_enabled and not self.config.replay_only:
+            self._roofline = (self.config.local_mem_bw * 1_000_000_000,
+                              self.config.peak_perf * 1_000_000_000_000)
+
+    # -- issuing ------------------------------------------------------------------------------
+    def fire(self) -> None:
+        """Start: issue the first dependency-free nodes."""
+        self.issue_free_nodes()
+        self.check_finished()
+
+    def issue_free_nodes(self) -> None:
+        """Issue dependency-free nodes in ascending id while their slots are free."""
+        free, busy = self.free, self.busy
+        self.pending = pending = []
+        while True:
+            best = None
+            for resource in (GPU, COMM, RECV):
+                heap = free[resource]
+                if heap and not busy[resource] and (best is None or heap[0] < free[best][0]):
+                    best = resource
+            if best is None:
+                break
+            self.issue(heapq.heappop(free[best])[1])
+        self.pending = None
+        for entry in pending:
+            heapq.heappush(free[self.resource[entry[1]]], entry)
+
+    def issue(self, position: int) -> None:
+        """Take one node: occupy its slot and start it."""
+        node = self.trace.nodes[position]
+        resource = self.resource[position]
+        if resource != RECV:
+            self.busy[resource] = True
+        self.ongoing += 1
+        self.start[position] = self.sys.queue.now
+        if self.config.replay_only:
+            self.replay(position, node)
+        elif resource == GPU:
+            if self._roofline is None:
+                self.replay(position, node)
+            else:
+                self.roofline(position, node)
+        elif node.type == NodeType.COMM_COLL_NODE:
+            self.collective(position, node)
+        elif node.type == NodeType.COMM_SEND_NODE:
+            self.send(position, node)
+        else:
+            self.recv(position, node)
+
+    def replay(self, position: int, node: TraceNode) -> None:
+        """Run a node for its recorded duration."""
+        runtime = replay_ns(node)
+        self.gpu_ticks += runtime
+        self.sys.register_event(self.node_done, position, runtime)
+
+    def roofline(self, position: int, node: TraceNode) -> None:
+        """Run a GPU node for ``num_ops / min(bw * ops/byte, peak)``; 0 bytes skips it."""
+        num_ops = float(required(node, "num_ops"))
+        tensor_size = float(required(node, "tensor_size"))
+        if tensor_size == 0:
+            self.skip(position)
+            return
+        bandwidth, peak = self._roofline
+        perf = min(bandwidth * (num_ops / tensor_size), peak)
+        elapsed = num_ops / perf if perf else math.nan
+        # A NaN/inf time converts to 0 ns in ASTRA-sim's float-to-integer cast on x86.
+        runtime = int(elapsed * 1e9) if math.isfinite(elapsed) else 0
+        self.gpu_ticks += runtime
+        self.sys.register_event(self.node_done, position, runtime)
+
+    def collective(self, position: int, node: TraceNode) -> None:
+        """Start a collective on the system layer (BROADCAST is replayed from its duration)."""
+        involved = node.involved_dim if node.involved_dim is not None else DEFAULT_INVOLVED_DIMS
+        gid = group_id(node)
+        group = None
+        if gid is not None:
+            group = self.groups.get(gid)
+            if group is None:
+                raise Rejected(f"node {node.id} ({node.name}): communicator group {gid} not found "
+                               "(pg_name must name a group of the comm-group file)")
+        comm_type = required(node, "comm_type")
+        size = required(node, "comm_size")
+        com_type = SIMULATED_COLLECTIVES.get(comm_type)
+        if com_type is None:
+            if comm_type == CollectiveCommType.BROADCAST:
+                self.sys.register_event(self.node_done, position, replay_ns(node))
+                return
+            name = (CollectiveCommType(comm_type).name if comm_type in iter(CollectiveCommType)
+                    else str(comm_type))
+            raise Rejected(f"node {node.id} ({node.name}): ASTRA-sim does not support collective "
+                           f"type {name}")
+        sys = self.sys
+        if group is None:
+            topo, algorithms = sys.machine_topology(com_type), sys.algorithms(com_type)
+        else:
+            topo, algorithms, involved = group.plan(sys, com_type)
+        sys.generate_collective(size, topo, algorithms, involved, com_type,
+                                node.ints.get("comm_priority", 0), group,
+                                lambda: self.node_done(position))
+
+    def send(self, position: int, node: TraceNode) -> None:
+        """Send to comm_dst; done when the message has arrived."""
+        me = self.sys.id
+        if node.ints.get("comm_src", me) != me:
+            raise Rejected(f"node {node.id} ({node.name}): a send must be issued by its comm_src")
+        self.sys.network.send(me, required(node, "comm_dst"), required(node, "comm_size"),
+                              required(node, "comm_tag") % NATIVE_TAG_RANGE,
+                              lambda: self.node_done(position))
+
+    def recv(self, position: int, node: TraceNode) -> None:
+        """Receive from comm_src; done when the message has arrived."""
+        me = self.sys.id
+        if node.ints.get("comm_dst", me) != me:
+            raise Rejected(f"node {node.id} ({node.name}): a receive must be issued by its "
+                           "comm_dst")
+        self.sys.network.recv(me, required(node, "comm_src"), required(node, "comm_size"),
+                              required(node, "comm_tag") % NATIVE_TAG_RANGE,
+                              lambda: self.node_done(position))
+
+    # -- finishing ----------------------------------------------------------------------------
+    def skip(self, position: int) -> None:
+        """Finish a node at once without freeing its dependants for this issue round."""
+        self.busy[self.resource[position]] = False
+        self.end[position] = self.sys.queue.now
+        self.finish(position)
+
+    def node_done(self, position: int) -> None:
+        """A node finished: free its slot and dependants, issue what became free."""
+        if self.finished_tick is not None:
+            return
+        self.busy[self.resource[position]] = False
+        self.end[position] = self.sys.queue.now
+        self.finish(position)
+        self.issue_free_nodes()
+        self.check_finished()
+
+    def finish(self, position: int) -> None:
+        """Resolve a node's dependants."""
+        self.ongoing -= 1
+        remaining, nodes, free, pending = self.remaining, self.trace.nodes, self.free, self.pending
+        for child in self.trace.children[position]:
+            remaining[child] -= 1
+            if remaining[child] == 0:
+                entry = (nodes[child].id, child)
+                if pending is not None:
+                    pending.append(entry)
+                else:
+                    heapq.heappush(free[self.resource[child]], entry)
+
+    def check_finished(self) -> None:
+        """Report once nothing is free, running or in flight."""
+        if self.ongoing == 0 and not any(self.free) and not any(self.busy):
+            self.finished_tick = self.sys.queue.now
+
+    def stuck_nodes(self) -> list[int]:
+        """Ids of nodes issued but unfinished, or free but never issued (for error messages)."""
+        nodes = self.trace.nodes
+        stuck = [nodes[p].id for p in self.start if p not in self.end]
+        stuck += [entry[0] for heap in self.free for entry in heap]
+        return sorted(stuck)
+
+    # -- report -------------------------------------------------------------------------------
+    def result(self) -> DeviceResult:
+        """ASTRA-sim's report of this NPU."""
+        nodes, start, end = self.trace.nodes, self.start, self.end
+        gpu, comm = [], []
+        for position, issued in start.items():
+            (gpu if self.resource[position] == GPU else comm).append((issued, end[position]))
+        wall = max(end.values(), default=0)
+        gpu_time, comm_time = merged_length(gpu), merged_length(comm)
+        overlap = gpu_time + comm_time - wall if gpu and comm else 0
+        timeline = tuple((nodes[p].id, issued, end[p]) for p, issued in start.items())
+        return DeviceResult(self.sys.id, wall, gpu_time, comm_time,
+                            self.finished_tick - self.gpu_ticks, max(overlap, 0),
+                            self.finished_tick, timeline, self.trace)

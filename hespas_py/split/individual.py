@@ -1,0 +1,89 @@
+"""``individual_split``: one block per op, optionally with single-parent/single-child chains merged.
+
+Constants: a constant-like op (see `Program.constant`) is not a block of its own. It is placed
+in the earliest block (lowest id) among the blocks of its users, so every op sits in exactly one
+block and is costed once; later users read it as a block input without a dependency edge. A
+constant-like op that no block reads (dead, or only returned) is dropped: it does no work.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from hespas_py.mlir.ops import Module, Op
+from hespas_py.split.blocks import BlockGraph, is_collective
+from hespas_py.split.graph import Program, block_deps, build_graph
+
+
+def individual_split(source: Module | Sequence[Op], merge: bool = False) -> BlockGraph:
+    """Split into one block per non-constant op; with ``merge``, fuse compute chains.
+
+    Args:
+        source: a module (its per-device program is split) or a plain op list (one device).
+        merge: fuse every edge ``a -> b`` where ``a`` has one child, ``b`` has one parent and
+            both are compute blocks, transitively; collectives are never fused. Fusing only
+            contracts edges, so every dependency between remaining blocks is kept and the graph
+            stays connected exactly as before.
+    """
+    program = Program.of(source)
+    groups = [[p] for p, const in enumerate(program.constant) if not const]
+    if merge:
+        groups = _merge_chains(program, groups)
+    return build_graph(program, _attach_constants(program, groups))
+
+
+def _merge_chains(program: Program, groups: list[list[int]]) -> list[list[int]]:
+    """Contract single-child -> single-parent compute edges; groups ordered by first op."""
+    deps = block_deps(program, groups)
+    compute = [not (len(g) == 1 and is_collective(program.ops[g[0]])) for g in groups]
+    children = [0] * len(groups)
+    for parents in deps:
+        for parent in parents:
+            children[parent] += 1
+    successor = [-1] * len(groups)
+    has_predecessor = [False] * len(groups)
+    for child, parents in enumerate(deps):
+        if len(parents) == 1:
+            parent = parents[0]
+            if children[parent] == 1 and compute[parent] and compute[child]:
+                successor[parent] = child
+                has_predecessor[child] = True
+    merged = []
+    for head in range(len(groups)):
+        if has_predecessor[head]:
+            continue
+        chain: list[int] = []
+        node = head
+        while node != -1:
+            chain.extend(groups[node])
+            node = successor[node]
+        chain.sort()
+        merged.append(chain)
+    merged.sort(key=lambda chain: chain[0])
+    return merged
+
+
+def _attach_constants(program: Program, groups: list[list[int]]) -> list[list[int]]:
+    """Put each read constant-like op into the lowest-id block among its readers' blocks."""
+    block_of = [-1] * len(program.ops)
+    for block_id, group in enumerate(groups):
+        for position in group:
+            block_of[position] = block_id
+    earliest_reader: dict[int, int] = {}
+    for position in range(len(program.ops) - 1, -1, -1):
+        if program.constant[position]:
+            block_id = earliest_reader.get(position, -1)
+            if block_id < 0:
+                continue
+            block_of[position] = block_id
+            groups[block_id].append(position)
+        else:
+            block_id = block_of[position]
+        for value in program.uses[position]:
+            producer = program.producer.get(value)
+            if producer is not None and program.constant[producer]:
+                known = earliest_reader.get(producer, block_id)
+                earliest_reader[producer] = min(known, block_id)
+    for group in groups:
+        group.sort()
+    return groups

@@ -1,0 +1,98 @@
+"""``linear_split``: runs of consecutive ops in program order, cut at separators and at a size limit.
+
+Every collective is a block of its own (a block is either compute or one collective) and cuts the
+compute run around it. A separator that is not a collective (e.g. ``is_convolution_op``) is
+placed by the policy: ``isolated`` (its own compute block), ``end_block`` (last op of the current
+block) or ``start_block`` (first op of the next block). With the default separator, which selects
+collectives, the three policies therefore give the same blocks.
+
+Dependencies are the SSA def-use edges between blocks, so they always point forward (from a
+block to earlier blocks) and a collective can overlap with compute that does not read it.
+"""
+
+from __future__ import annotations
+
+import enum
+from typing import Callable, Sequence
+
+from hespas_py.errors import HespasError
+from hespas_py.mlir.ops import Module, Op
+from hespas_py.split.blocks import BlockGraph, is_collective
+from hespas_py.split.graph import Program, build_graph
+
+#: Separator predicates by the names configs use (Hespas' classifier names, plus ``is_collective``).
+SEPARATORS: dict[str, Callable[[Op], bool]] = {
+    "is_communication_op": is_collective,
+    "is_collective": is_collective,
+    "is_convolution_op": lambda op: op.short_name == "convolution",
+    "is_dot_general_op": lambda op: op.short_name == "dot_general",
+    "is_reduce_op": lambda op: op.short_name == "reduce",
+}
+
+
+class SeparatorPolicy(enum.Enum):
+    """Where a non-collective separator op goes."""
+
+    ISOLATED = "isolated"
+    END_BLOCK = "end_block"
+    START_BLOCK = "start_block"
+
+    @classmethod
+    def parse(cls, value: "SeparatorPolicy | str") -> "SeparatorPolicy":
+        """Accept a policy or its name in any case (``ISOLATED``, ``end_block``, ``start-block``)."""
+        if isinstance(value, cls):
+            return value
+        try:
+            return cls(str(value).strip().lower().replace("-", "_"))
+        except ValueError:
+            raise HespasError(f"unknown separator policy {value!r} "
+                              f"(known: {', '.join(p.value for p in cls)})") from None
+
+
+def _separator(separator: str | Callable[[Op], bool]) -> Callable[[Op], bool]:
+    if callable(separator):
+        return separator
+    try:
+        return SEPARATORS[separator.strip()]
+    except KeyError:
+        raise HespasError(f"unknown separator {separator!r} "
+                          f"(known: {', '.join(sorted(SEPARATORS))})") from None
+
+
+def linear_split(source: Module | Sequence[Op], block_lim: int = 1024,
+                 separator: str | Callable[[Op], bool] = "is_communication_op",
+                 policy: SeparatorPolicy | str = SeparatorPolicy.ISOLATED) -> BlockGraph:
+    """Split into compute runs of at most ``block_lim`` ops, collectives alone (module docstring).
+
+    Args:
+        source: a module (its per-device program is split) or a plain op list (one device).
+        block_lim: most ops per compute block (constants included); at least 1.
+        separator: a predicate name from `SEPARATORS` or any ``Op -> bool``.
+        policy: where a non-collective separator goes.
+    """
+    if block_lim < 1:
+        raise HespasError(f"block_lim must be at least 1, not {block_lim}")
+    is_separator = _separator(separator)
+    policy = SeparatorPolicy.parse(policy)
+    program = Program.of(source)
+    groups: list[list[int]] = []
+    current: list[int] = []
+
+    def flush() -> None:
+        nonlocal current
+        if current:
+            groups.append(current)
+            current = []
+
+    for position, op in enumerate(program.ops):
+        if is_collective(op) or (is_separator(op) and policy is SeparatorPolicy.ISOLATED):
+            flush()
+            groups.append([position])
+            continue
+        if is_separator(op) and policy is SeparatorPolicy.START_BLOCK:
+            flush()
+        current.append(position)
+        if len(current) >= block_lim or (is_separator(op) and policy is SeparatorPolicy.END_BLOCK):
+            flush()
+    flush()
+    return build_graph(program, groups)

@@ -1,0 +1,165 @@
+"""The content-addressed estimate cache: keys, hits, corrupt entries, concurrent writers."""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+from pathlib import Path
+
+import pytest
+
+from hespas_py.errors import HespasError
+from hespas_py.estimate import Estimate, Estimator, Hardware, get_estimator
+from hespas_py.estimate.cache import CachedEstimator, canonical_block_text
+from hespas_py.mlir.ops import Op
+from hespas_py.split.blocks import Block
+from test_estimate_costs import T, make_op, scalar_region
+
+HW = Hardware(name="hw", peak_flops=1e13, memory_bandwidth=1e12, vector_flops=1e13,
+              per_dtype_flops={"f32": 1e13})
+
+
+def chain(first_id: int, size: int = 16) -> Block:
+    """add -> reduce over fixed SSA ids starting at ``first_id``."""
+    x, y = first_id, first_id + 1
+    add = Op("stablehlo.add", (first_id + 2,), (x, y), (T([size]),), (T([size]), T([size])))
+    red = Op("stablehlo.reduce", (first_id + 4,), (first_id + 2, first_id + 3), (T([]),),
+             (T([size]), T([])), {"dimensions": (0,)}, (scalar_region("stablehlo.add"),))
+    return Block(id=0, ops=(add, red), deps=(), collective=False,
+                 inputs=(T([size]), T([size])), outputs=(T([]),))
+
+
+class Counting(Estimator):
+    """Roofline that counts its calls."""
+
+    name = "counting"
+
+    def __init__(self, hardware: Hardware) -> None:
+        super().__init__(hardware)
+        self.inner = get_estimator("roofline", hardware)
+        self.calls = 0
+
+    def estimate(self, block: Block) -> Estimate:
+        self.calls += 1
+        return self.inner.estimate(block)
+
+    def fingerprint(self) -> str:
+        return self.inner.fingerprint()
+
+    def attach_source(self, path: str) -> None:
+        self.source = path
+
+
+def test_identical_blocks_hash_equal_wherever_they_sit() -> None:
+    a, b = chain(10), chain(5000)
+    assert canonical_block_text(a) == canonical_block_text(b)
+    cached = CachedEstimator(get_estimator("roofline", HW), "/nonexistent")
+    assert cached.key(a) == cached.key(b)
+    assert cached.key(chain(10, size=32)) != cached.key(a)
+
+
+def test_attributes_and_hardware_are_part_of_the_key() -> None:
+    base = chain(10)
+    changed_op = Op(**{**{f: getattr(base.ops[1], f) for f in Op.__slots__},
+                       "attrs": {"dimensions": (1,)}})
+    changed = Block(id=0, ops=(base.ops[0], changed_op), deps=(), collective=False,
+                    inputs=base.inputs, outputs=base.outputs)
+    cached = CachedEstimator(get_estimator("roofline", HW), "/nonexistent")
+    assert cached.key(changed) != cached.key(base)
+    other_hw = Hardware(**{**HW.__dict__, "memory_bandwidth": 2e12})
+    assert CachedEstimator(get_estimator("roofline", other_hw), "/x").key(base) != \
+        cached.key(base)
+
+
+def test_miss_then_hit_from_disk_and_memory(tmp_path: Path) -> None:
+    inner = Counting(HW)
+    first = CachedEstimator(inner, tmp_path)
+    expected = inner.inner.estimate(chain(10))
+    assert first.estimate(chain(10)) == expected
+    assert first.estimate(chain(99)) == expected  # same content: served from memory
+    assert inner.calls == 1
+    assert (first.stats.lookups, first.stats.hits) == (2, 1)
+    assert first.stats.block_reuse_rate == 0.5
+    assert first.stats.op_reuse_factor == 2.0
+    first.close()
+
+    second_inner = Counting(HW)
+    second = CachedEstimator(second_inner, tmp_path)
+    assert second.estimate(chain(7)) == expected  # a fresh process-like instance: from disk
+    assert second_inner.calls == 0
+    assert second.stats.as_dict()["hits"] == 1
+
+
+@pytest.mark.parametrize("damage", [
+    lambda text: text[: len(text) // 2],                      # truncated
+    lambda text: text.replace('"time_s": ', '"time_s": 1'),   # corrupted number: checksum fails
+    lambda text: "\x00garbage",                               # not JSON
+])
+def test_damaged_entry_is_detected_and_recomputed(tmp_path: Path, damage) -> None:
+    with CachedEstimator(get_estimator("roofline", HW), tmp_path) as cached:
+        cached.estimate(chain(10))
+    [entry] = list(tmp_path.rglob("*.json"))
+    entry.write_text(damage(entry.read_text()))
+    inner = Counting(HW)
+    cached = CachedEstimator(inner, tmp_path)
+    result = cached.estimate(chain(10))
+    cached.close()
+    assert result == inner.inner.estimate(chain(10))
+    assert inner.calls == 1
+    assert (cached.stats.corrupt, cached.stats.hits) == (1, 0)
+    json.loads(entry.read_text())  # rewritten whole
+    assert CachedEstimator(Counting(HW), tmp_path).estimate(chain(10)) == result
+
+
+def test_failed_write_is_reported_on_close(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a directory")
+    cached = CachedEstimator(get_estimator("roofline", HW), blocker)
+    cached.estimate(chain(10))
+    with pytest.raises(HespasError, match="cannot write a cache entry"):
+        cached.close()
+
+
+def _worker(cache_dir: str, sizes: list[int], out: "multiprocessing.Queue") -> None:
+    with CachedEstimator(get_estimator("roofline", HW), cache_dir) as cached:
+        times = [cached.estimate(chain(10, size)).time_s for size in sizes]
+    out.put(times)
+
+
+def test_two_processes_sharing_one_dir_stay_consistent(tmp_path: Path) -> None:
+    sizes = [2 ** k for k in range(1, 40)] * 3
+    queue: multiprocessing.Queue = multiprocessing.Queue()
+    procs = [multiprocessing.Process(target=_worker, args=(str(tmp_path), sizes, queue))
+             for _ in range(2)]
+    for p in procs:
+        p.start()
+    results = [queue.get(timeout=60) for _ in procs]
+    for p in procs:
+        p.join(timeout=60)
+        assert p.exitcode == 0
+    roofline = get_estimator("roofline", HW)
+    expected = [roofline.estimate(chain(10, size)).time_s for size in sizes]
+    assert results[0] == results[1] == expected
+    entries = list(tmp_path.rglob("*.json"))
+    assert len(entries) == 39
+    assert not list(tmp_path.rglob("*.tmp"))
+    reread = CachedEstimator(Counting(HW), tmp_path)
+    assert [reread.estimate(chain(1, size)).time_s for size in sizes] == expected
+    assert reread.inner.calls == 0 and reread.stats.corrupt == 0
+
+
+def test_fallback_and_notes_survive_the_round_trip(tmp_path: Path) -> None:
+    blk = Block(id=0, ops=(make_op("foo.bar", [T([3])], [T([3])]),
+                           make_op("stablehlo.while", [T([3])], [T([3])])),
+                deps=(), collective=False)
+    with CachedEstimator(get_estimator("roofline", HW), tmp_path) as cached:
+        stored = cached.estimate(blk)
+    loaded = CachedEstimator(Counting(HW), tmp_path).estimate(blk)
+    assert loaded == stored
+    assert loaded.fallback_ops == ("foo.bar",) and loaded.notes
+
+
+def test_source_reaches_the_inner_estimator(tmp_path: Path) -> None:
+    inner = Counting(HW)
+    CachedEstimator(inner, tmp_path).attach_source("step.mlir")
+    assert inner.source == "step.mlir"
