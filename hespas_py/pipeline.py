@@ -18,6 +18,7 @@ hash it, and a cache inside a directory that ``--clean`` replaces would never be
 from __future__ import annotations
 
 import dataclasses
+import gc
 import json
 import logging
 import os
@@ -247,7 +248,21 @@ def _summary(config: GenConfig, stats: Mapping[str, Any], traces, timings: Mappi
 
 
 def generate(config: GenConfig, progress: ProgressHook | None = None) -> GenResult:
-    """Read, split, estimate and write traces and stats (see the module docstring)."""
+    """Read, split, estimate and write traces and stats (see the module docstring).
+
+    Python's cyclic garbage collector is paused meanwhile: the run builds millions of acyclic
+    objects that it would otherwise re-scan over and over (3x slower on 500k-op modules).
+    """
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _generate(config, progress)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _generate(config: GenConfig, progress: ProgressHook | None) -> GenResult:
     from hespas_py.chakra.stats import module_stats
     from hespas_py.chakra.writer import write_traces
     from hespas_py.mlir.reader import load_module

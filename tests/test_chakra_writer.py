@@ -197,7 +197,11 @@ def test_device_layout_follows_stablehlo_process_groups():
 
 def test_num_npus_overrides_only_single_device_modules():
     one = Module(path="m.mlir", entry="main", functions={})
-    assert DeviceLayout.for_module(one, 4) == DeviceLayout(4, 1, "m.mlir")
+    widened = DeviceLayout.for_module(one, 4)
+    assert widened == DeviceLayout(4, 1, "m.mlir", widened=True)
+    # A pmap step exported on one device: its "[[0]]" meant every replica.
+    assert widened.groups(op("all_reduce", 1, (0,), t(4), t(4), replica_groups=((0,),))) == (
+        (0, 1, 2, 3),)
     four = Module(path="m.mlir", entry="main", functions={}, num_replicas=4)
     assert DeviceLayout.for_module(four, None).num_devices == 4
     assert DeviceLayout.for_module(four, 4).num_devices == 4

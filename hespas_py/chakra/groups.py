@@ -9,9 +9,14 @@ means "has a channel"):
 - ``all_to_all``, ``collective_permute``, ``collective_broadcast``: channel -> the ids index
   partitions (one copy per replica); no channel -> they index replicas (one copy per partition).
 
-Empty ``replica_groups`` means one group of every replica (or partition). A pmap module lists
-replicas, so it needs ``num_replicas`` = its device count; a module that declares a single
-device can be given one with ``--num_npus`` (`DeviceLayout.for_module`).
+Empty ``replica_groups`` means one group of every replica (or partition). A group of one device
+does no communication.
+
+A module that declares a single device (e.g. a pmap step exported on one device, whose groups
+are ``[[0]]``: "every replica") can be run on N devices with ``--num_npus N``
+(`DeviceLayout.for_module`): its groups can only have meant "every device", so each group
+collective then spans all N devices, and a ``collective_permute`` (which can only have paired
+device 0 with itself) moves nothing.
 """
 
 from __future__ import annotations
@@ -32,11 +37,14 @@ class DeviceLayout:
         num_replicas: replicas (``mhlo.num_replicas``, or the ``--num_npus`` override).
         num_partitions: partitions per replica (``mhlo.num_partitions``).
         source: the module file, for messages.
+        widened: the module declared one device and was given ``num_replicas`` by
+            ``--num_npus``: every group collective spans every device.
     """
 
     num_replicas: int
     num_partitions: int
     source: str = ""
+    widened: bool = False
 
     @property
     def num_devices(self) -> int:
@@ -45,7 +53,7 @@ class DeviceLayout:
 
     @classmethod
     def for_module(cls, module: Module, num_npus: int | None = None) -> "DeviceLayout":
-        """The module's layout; ``num_npus`` sets the replica count of a single-device module.
+        """The module's layout; ``num_npus`` widens a single-device module (module docstring).
 
         A module that declares several devices must be given that same count (or none).
         """
@@ -58,7 +66,7 @@ class DeviceLayout:
                 f"{module.path}: the module runs on {module.num_devices} devices "
                 f"({module.num_replicas} replicas x {module.num_partitions} partitions); "
                 f"--num_npus {num_npus} does not match")
-        return cls(num_npus, 1, module.path)
+        return cls(num_npus, 1, module.path, widened=True)
 
     def device(self, replica: int, partition: int) -> int:
         """Global id of (replica, partition)."""
@@ -76,6 +84,8 @@ class DeviceLayout:
 
     def groups(self, op: Op) -> tuple[tuple[int, ...], ...]:
         """The device groups of a group collective (every device in at most one group)."""
+        if self.widened:
+            return (tuple(range(self.num_devices)),)
         listed = tuple(tuple(g) for g in op.attrs.get("replica_groups", ()) if len(g))
         channel = self._has_channel(op)
         if op.short_name in _REPLICA_FIRST and channel and op.attrs.get("use_global_device_ids"):
@@ -100,6 +110,8 @@ class DeviceLayout:
 
     def pairs(self, op: Op) -> tuple[tuple[int, int], ...]:
         """(source, target) device pairs of a ``collective_permute``."""
+        if self.widened:
+            return ()
         listed = tuple(tuple(p) for p in op.attrs.get("source_target_pairs", ()))
         if self._has_channel(op):
             for pair in listed:

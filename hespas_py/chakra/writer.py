@@ -24,13 +24,14 @@ from __future__ import annotations
 
 import json
 import os
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
 from hespas_py.chakra.groups import DeviceLayout
 from hespas_py.chakra.io import write_trace
-from hespas_py.chakra.schema import AttributeProto, CollectiveCommType, Node, NodeType
+from hespas_py.chakra.schema import CollectiveCommType, Node, NodeType
 from hespas_py.errors import HespasError
 from hespas_py.estimate.base import Estimate
 from hespas_py.split.blocks import Block, BlockGraph
@@ -145,20 +146,29 @@ def _plan(graph: BlockGraph, layout: DeviceLayout
     return plan, registry
 
 
-def _attr(name: str, **value) -> AttributeProto:
-    return AttributeProto(name=name, **value)
-
-
 def _comm_node(node_id: int, name: str, deps: list[int], comm: _Comm, tag: int) -> Node:
-    attrs = [_attr("is_cpu_op", bool_val=False)]
+    node = Node(id=node_id, name=name, type=comm.kind, data_deps=deps)
+    node.attr.add(name="is_cpu_op", bool_val=False)
     if comm.kind == NodeType.COMM_COLL_NODE:
-        attrs += [_attr("comm_type", int64_val=comm.comm_type),
-                  _attr("comm_size", int64_val=comm.size),
-                  _attr("pg_name", string_val=str(comm.pg))]
+        node.attr.add(name="comm_type", int64_val=comm.comm_type)
+        node.attr.add(name="comm_size", int64_val=comm.size)
+        node.attr.add(name="pg_name", string_val=str(comm.pg))
     else:
-        attrs += [_attr("comm_src", int32_val=comm.src), _attr("comm_dst", int32_val=comm.dst),
-                  _attr("comm_tag", int32_val=tag), _attr("comm_size", int64_val=comm.size)]
-    return Node(id=node_id, name=name, type=comm.kind, data_deps=deps, attr=attrs)
+        node.attr.add(name="comm_src", int32_val=comm.src)
+        node.attr.add(name="comm_dst", int32_val=comm.dst)
+        node.attr.add(name="comm_tag", int32_val=tag)
+        node.attr.add(name="comm_size", int64_val=comm.size)
+    return node
+
+
+def _comp_node(node_id: int, name: str, deps: list[int], micros: int, flops: int,
+               nbytes: int) -> Node:
+    node = Node(id=node_id, name=name, type=NodeType.COMP_NODE, data_deps=deps,
+                duration_micros=micros)
+    node.attr.add(name="is_cpu_op", bool_val=False)
+    node.attr.add(name="num_ops", int64_val=flops)
+    node.attr.add(name="tensor_size", uint64_val=nbytes)
+    return node
 
 
 def _device_nodes(graph: BlockGraph, comp: dict[int, tuple[int, int, int]],
@@ -167,7 +177,11 @@ def _device_nodes(graph: BlockGraph, comp: dict[int, tuple[int, int, int]],
     nodes: list[Node] = []
     ids: list[tuple[int, ...]] = []   # per block: its node ids, or (if none) what it depended on
     for block in graph.blocks:
-        deps = sorted({i for d in block.deps for i in ids[d]})
+        if len(block.deps) == 1:
+            deps = list(ids[block.deps[0]])
+        else:
+            deps = sorted({i for d in block.deps for i in ids[d]})
+        label = block.label
         if block.collective:
             comms = plan[block.id][device]
             if not comms:
@@ -175,16 +189,11 @@ def _device_nodes(graph: BlockGraph, comp: dict[int, tuple[int, int, int]],
                 continue
             first = len(nodes)
             for comm in comms:
-                nodes.append(_comm_node(len(nodes), block.label, deps, comm, block.id))
+                nodes.append(_comm_node(len(nodes), label, deps, comm, block.id))
             ids.append(tuple(range(first, len(nodes))))
-            continue
-        micros, flops, nbytes = comp[block.id]
-        nodes.append(Node(
-            id=len(nodes), name=block.label, type=NodeType.COMP_NODE, data_deps=deps,
-            duration_micros=micros,
-            attr=[_attr("is_cpu_op", bool_val=False), _attr("num_ops", int64_val=flops),
-                  _attr("tensor_size", uint64_val=nbytes)]))
-        ids.append((len(nodes) - 1,))
+        else:
+            nodes.append(_comp_node(len(nodes), label, deps, *comp[block.id]))
+            ids.append((len(nodes) - 1,))
     return nodes
 
 
@@ -209,10 +218,8 @@ def write_traces(out_dir: Path, graph: BlockGraph, estimates: Sequence[Estimate 
         first = out_dir / trace_name(devices[0])
         with first.open("wb") as stream:
             write_trace(stream, nodes)
-        tally: dict[str, int] = {}
-        for node in nodes:
-            kind = NodeType(node.type).name
-            tally[kind] = tally.get(kind, 0) + 1
+        kinds = Counter(node.type for node in nodes)
+        tally = {NodeType(kind).name: count for kind, count in kinds.items()}
         for device in devices:
             counts[device] = tally
             if device != devices[0]:

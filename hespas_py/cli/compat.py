@@ -2,13 +2,44 @@
 
 from __future__ import annotations
 
-import typer
+import argparse
+import sys
 
 from hespas_py.cli.errors import run_guarded
 
 
+def mlir_analyzer() -> None:
+    """``hespas_mlir_analyzer FILE [-e] [-f table|csv]``: the op histogram, as the published tool prints it.
+
+    Imports only the MLIR reader (no typer, no jax) so that a run takes a fraction of a second.
+    """
+    run_guarded(lambda: _mlir_analyzer(sys.argv[1:]))
+
+
+def _mlir_analyzer(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(
+        prog="hespas_mlir_analyzer", description="Op histogram of a StableHLO module."
+    )
+    parser.add_argument("mlir_file", help="StableHLO module: .mlir text, MLIR bytecode or a VHLO artifact.")
+    parser.add_argument(
+        "-e", "--expand_func_calls", action="store_true",
+        help="Count the ops inside calls (per call site), fusions, Shardy and control-flow bodies.",
+    )
+    parser.add_argument("-f", "--format", default="table", choices=("table", "csv"), type=str.lower,
+                        help="Histogram rows as a dotted table (default) or as CSV.")
+    args = parser.parse_args(argv)
+    from hespas_py.mlir.analyze import histogram, render_text
+    from hespas_py.mlir.reader import load_module
+
+    result = histogram(load_module(args.mlir_file), expand=args.expand_func_calls)
+    print(render_text(result, csv=args.format == "csv"))
+    return 0
+
+
 def chakra_gen() -> None:
     """``hespas_chakra_gen CONFIG [options]``: the same command as ``hespas gen``."""
+    import typer
+
     from hespas_py.cli.gen import gen
 
     tool = typer.Typer(add_completion=False, pretty_exceptions_enable=False)

@@ -1,7 +1,8 @@
 """``hespas gen``: StableHLO -> per-device Chakra traces (also the ``hespas_chakra_gen`` tool).
 
 Options and config file are the published tool's (``CONFIG --mlir_file F --output DIR --split_fn
-... --merge/--no-merge --block_lim N --num_npus N --clean``), plus ``--cache-dir`` and ``--json``. CONFIG is a JSON config file or a node preset name (``A100_SXM_40GB``).
+... --merge/--no-merge --block_lim N --num_npus N --clean``), plus ``--cache-dir``, ``--json`` and ``--system-config`` (simulate the traces right after writing
+them, with the built-in ASTRA-sim-semantics simulator). CONFIG is a JSON config file or a node preset name (``A100_SXM_40GB``).
 Logs go to stderr; the summary (a table, or JSON with ``--json``) to stdout; a progress bar is
 shown only when stdout is a terminal.
 """
@@ -78,6 +79,12 @@ def print_summary(summary: Mapping[str, Any]) -> None:
         ("comm groups", json.dumps(summary["comm_groups"]) if summary["comm_groups"] else "none"),
         ("output", summary["output_dir"]),
     ]
+    simulation = summary.get("simulation")
+    if simulation:
+        worst = max(simulation["devices"], key=lambda d: d["wall_time_ns"])
+        rows.append(("simulated step", f"{simulation['step_time_s'] * 1e3:,.3f} ms on "
+                     f"{simulation['system']} (exposed comm "
+                     f"{worst['exposed_comm_ns'] / 1e6:,.3f} ms)"))
     if summary["fallback_ops"]:
         rows.append(("fallback ops", ", ".join(f"{k} x{n}"
                                                for k, n in summary["fallback_ops"].items())))
@@ -92,6 +99,28 @@ def print_summary(summary: Mapping[str, Any]) -> None:
     console = Console()
     console.print(head)
     console.print(top)
+
+
+def _load_machine(system: str):
+    """(label, SystemConfig, NetworkConfig) of a system folder or preset."""
+    from hespas_py.sim.config import load_network, load_system, resolve_system_files
+
+    files = resolve_system_files(system)
+    return system, load_system(files["system.json"]), load_network(files["network.yml"])
+
+
+def _simulate(out_dir: Path, num_devices: int, machine) -> dict[str, Any]:
+    """Simulate the traces in ``out_dir`` on ``machine``; the summary's ``simulation`` entry."""
+    from hespas_py.errors import HespasError
+    from hespas_py.sim.simulate import simulate
+
+    label, system, network = machine
+    if network.num_npus != num_devices:
+        raise HespasError(f"{label}: the machine has {network.num_npus} NPUs but the traces are "
+                          f"for {num_devices} devices")
+    result = simulate(out_dir / "dev", system, network, comm_groups=out_dir / "comm_group.json")
+    logging.getLogger("hespas_py").info("simulated on %s", label)
+    return {"system": label, "step_time_s": result.step_time_ns * 1e-9, **result.as_json()}
 
 
 @app.command("gen")
@@ -113,6 +142,9 @@ def gen(
     cache_dir: Optional[Path] = typer.Option(None, "--cache-dir",
                                              help="Estimate cache directory (shared by runs)."),
     json_out: bool = typer.Option(False, "--json", help="Print the summary as JSON on stdout."),
+    system_config: Optional[str] = typer.Option(
+        None, "--system-config", help="Machine to simulate on after writing: a folder with "
+        "system.json and network.yml (or astra-sim/ inside it), or a configs/systems preset."),
     threads: int = typer.Option(-1, "--threads",
                                 help="Accepted for Hespas compatibility; generation is serial."),
     log_level: str = typer.Option("info", "--log-level", help="debug, info, warning or error."),
@@ -122,6 +154,7 @@ def gen(
     from hespas_py.pipeline import GenConfig, generate
 
     _setup_logging(log_level, log_path)
+    machine = _load_machine(system_config) if system_config else None
     settings = GenConfig.from_config(
         config, mlir_file=mlir_file, output_dir=output,
         split_strategy=split_fn.strip().lower() if split_fn else None, merge=merge,
@@ -133,6 +166,8 @@ def gen(
     else:
         result = generate(settings)
     summary = dict(result.summary)
+    if machine is not None:
+        summary["simulation"] = _simulate(result.output_dir, result.layout.num_devices, machine)
     if json_out:
         print(json.dumps(summary, indent=1))
     else:

@@ -29,6 +29,7 @@ own; a ``while`` repeats its kernels ``trip_count`` times, a ``case`` keeps its 
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 import itertools
 import math
@@ -37,7 +38,7 @@ from dataclasses import dataclass, field
 from typing import Collection, Iterable, Iterator, Sequence
 
 from hespas_py.estimate.costs import TENSOR, op_work
-from hespas_py.mlir.ops import Op, TensorType
+from hespas_py.mlir.ops import Op, Region, TensorType
 from hespas_py.split.blocks import Block, is_collective
 
 
@@ -64,6 +65,8 @@ class Kernel:
         tensor_flops: the part of ``flops`` that runs on the tensor unit.
         tensor_dtype: element type setting the tensor-unit rate ('' when none).
         gemm_mnk: (M, N, K) of its dot/convolution, for tile quantization; None otherwise.
+        anchors: the ops of the planned sequence its ops belong to (an op inside an inlined call
+            or a loop body belongs to the call or loop op), in program order.
         count: how many times it is launched (the trip counts of enclosing loops).
         fallback: whether an op in it is unknown to `costs` and got the memory-bound fallback.
         notes: approximations made while costing it, once each.
@@ -76,6 +79,7 @@ class Kernel:
     tensor_flops: float = 0.0
     tensor_dtype: str = ""
     gemm_mnk: tuple[int, int, int] | None = None
+    anchors: tuple[Op, ...] = ()
     count: float = 1.0
     fallback: bool = False
     notes: tuple[str, ...] = ()
@@ -167,6 +171,7 @@ class _Node:
     cls: _Class
     inputs: tuple[int, ...]   # value keys read (operands, then captures)
     outputs: tuple[int, ...]  # value keys defined
+    anchor: Op                # the op of the planned sequence it belongs to
 
 
 @dataclass(slots=True)
@@ -198,7 +203,8 @@ class _Scope:
                 self.types[env[value]] = vtype
         return env[value]
 
-    def _flatten(self, ops: Iterable[Op], env: dict[int, int]) -> tuple[int, ...]:
+    def _flatten(self, ops: Iterable[Op], env: dict[int, int],
+                 anchor: Op | None = None) -> tuple[int, ...]:
         returned: tuple[int, ...] = ()
         for op in ops:
             ins = tuple(self._key(env, v, t) for v, t in zip(op.operands, op.operand_types))
@@ -210,7 +216,7 @@ class _Scope:
                 body = op.regions[0]
                 inner = dict(env)
                 inner.update(zip(body.args, ins))
-                yielded = self._flatten(body.ops, inner)
+                yielded = self._flatten(body.ops, inner, anchor or op)
                 env.update(zip(op.results, yielded))
             elif name in _VIEWS and len(op.results) == 1 and len(op.operands) == 1:
                 env[op.results[0]] = ins[0]
@@ -223,7 +229,7 @@ class _Scope:
                 if _is_folded_constant(op):
                     self.folded.update(outs)
                 elif name != "constant":  # a dense constant is an input read from memory
-                    self.nodes.append(_Node(op, _classify(op), ins, outs))
+                    self.nodes.append(_Node(op, _classify(op), ins, outs, anchor or op))
         return returned
 
     def _define(self, env: dict[int, int], value: int, vtype: TensorType) -> int:
@@ -487,7 +493,8 @@ class _Planner:
         if first.cls is _Class.COLLECTIVE:
             return []
         if first.cls is _Class.CONTROL:
-            return _control_kernels(first.op, self.scope.fresh, repeat)
+            return [dataclasses.replace(k, anchors=(first.anchor,))
+                    for k in _control_kernels(first.op, self.scope.fresh, repeat)]
         ops = tuple(self.nodes[m].op for m in members)
         works = [op_work(op) for op in ops]
         tensor = [(d, f) for w in works for unit, d, f in w.flops if unit == TENSOR]
@@ -501,7 +508,9 @@ class _Planner:
             kind=group.kind, ops=ops, flops=sum(w.total_flops for w in works), bytes=nbytes,
             tensor_flops=sum(f for _, f in tensor),
             tensor_dtype=max(tensor, key=lambda t: t[1])[0] if tensor else "",
-            gemm_mnk=_gemm_mnk(gemm) if gemm is not None else None, count=repeat,
+            gemm_mnk=_gemm_mnk(gemm) if gemm is not None else None,
+            anchors=tuple({id(self.nodes[m].anchor): self.nodes[m].anchor
+                           for m in members}.values()), count=repeat,
             fallback=any(w.fallback for w in works), notes=notes)]
 
     def _group_bytes(self, g: int, members: list[int]) -> int:
@@ -570,16 +579,17 @@ def _control_kernels(op: Op, fresh: Iterator[int], repeat: float) -> list[Kernel
         trip = float(op.attrs.get("trip_count") or 1)
         kernels: list[Kernel] = []
         for region in op.regions:
-            kernels += _plan_region(region.ops, region.args, fresh, repeat * trip)
+            kernels += _plan_region(region, fresh, repeat * trip)
         return kernels
-    branches = [_plan_region(r.ops, r.args, fresh, repeat) for r in op.regions]
+    branches = [_plan_region(r, fresh, repeat) for r in op.regions]
     return max(branches, key=lambda ks: (sum(k.bytes for k in ks), sum(k.flops for k in ks)),
                default=[])
 
 
-def _plan_region(ops: Sequence[Op], args: Sequence[int], fresh: Iterator[int],
-                 repeat: float) -> list[Kernel]:
-    scope = _Scope(ops, {a: next(fresh) for a in args}, fresh)
+def _plan_region(region: Region, fresh: Iterator[int], repeat: float) -> list[Kernel]:
+    keys = {a: next(fresh) for a in region.args}
+    scope = _Scope(region.ops, keys, fresh)
+    scope.types.update((keys[a], t) for a, t in zip(region.args, region.arg_types))
     planner = _Planner(scope, scope.returned)
     planner.fuse()
     return planner.kernels(repeat)

@@ -21,7 +21,7 @@ from typing import Any
 
 from hespas_py.errors import HespasError
 from hespas_py.estimate.base import Estimate, OpCost, register
-from hespas_py.estimate.costs import TENSOR, op_work
+from hespas_py.estimate.costs import op_work
 from hespas_py.estimate.roofline import Roofline
 from hespas_py.mlir.bindings import ir
 from hespas_py.mlir.extract import BlockExtractor
@@ -113,17 +113,17 @@ class XlaCost(XlaBlockEstimator):
             for unit, dtype, share in op_work(op).flops:
                 shares[(unit, dtype)] = shares.get((unit, dtype), 0.0) + share
         counted = sum(shares.values())
-        compute_s, notes, top = 0.0, {}, ("vector", "")
-        for (unit, dtype), share in shares.items():
-            rate, shown, note = self.rate(unit, dtype)
+        compute_s = 0.0 if counted else flops / self._vector_rate
+        notes: dict[str, None] = {}
+        dtype, top = "", 0.0
+        for (unit, share_dtype), share in shares.items():
+            rate, shown, note = self.rate(unit, share_dtype)
             compute_s += flops * share / counted / rate
             if note:
                 notes[note] = None
-            if unit == TENSOR:
-                top = (unit, shown)
-        if not counted:
-            compute_s = flops / self._vector_rate
+            if share > top:
+                dtype, top = shown, share
         time_s = max(compute_s, nbytes / self.hardware.memory_bandwidth)
-        row = OpCost(block.label, top[1], flops, nbytes, time_s, False, tuple(notes))
+        row = OpCost(block.label, dtype, flops, nbytes, time_s, False, tuple(notes))
         peak = flops / compute_s if compute_s > 0 else self._vector_rate
         return Estimate(time_s, flops, nbytes, (row,), peak_flops=peak)

@@ -48,12 +48,12 @@ def export_step(factory: Factory, num_devices: int, optimized: bool = False, *, 
     except Exception as exc:  # noqa: BLE001 - any failure of user code is bad input
         raise HespasError(f"{name}: lowering the step failed: {_one_line(exc)}") from None
     with tempfile.TemporaryDirectory(prefix="hespas_export_") as dump_dir:
-        options = {
+        dump_post_spmd = {
             "xla_dump_to": dump_dir,
             "xla_dump_hlo_pass_re": _SPMD_PASS,
             "xla_dump_hlo_as_text": True,
-            **({} if optimized else _FAST_BACKEND),
         }
+        options = {} if optimized else {**dump_post_spmd, **_FAST_BACKEND}
         try:
             compiled = lowered.compile(compiler_options=options)
         except Exception as exc:  # noqa: BLE001

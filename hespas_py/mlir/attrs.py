@@ -1,8 +1,8 @@
 """The attributes later stages read, converted to plain Python, for the op kinds that have them.
 
-`ATTRIBUTE_READERS` maps an op name (``stablehlo.all_reduce``, ``mhlo.convolution``,
-``func.call``, ...) to the function that reads its attributes. Ops of other kinds
-carry no attributes: the reader never touches their attribute dictionary, which keeps reading fast.
+`AttributeReader.read` converts the attributes of the op kinds in `OPS_WITH_ATTRIBUTES`
+(``stablehlo.all_reduce``, ``mhlo.convolution``, ``func.call``, ...). Ops of other kinds carry no
+attributes: the reader never touches their attribute dictionary, which keeps reading fast.
 
 Keys produced (see the reader's docstring for the full list): ``replica_groups``,
 ``channel_handle``, ``use_global_device_ids``, ``source_target_pairs``, ``all_gather_dim``,
@@ -22,7 +22,6 @@ from hespas_py.mlir.bindings import ir, mhlo, stablehlo
 from hespas_py.mlir.meshes import Mesh, mesh_axes_groups
 
 Attributes = Any  # an op's live attribute map (ir.OpAttributeMap)
-AttributeReader = Callable[[Attributes, Mapping[str, Mesh]], dict[str, Any]]
 
 
 def _ints(attr: ir.Attribute) -> tuple[int, ...]:
@@ -61,8 +60,8 @@ def _replica_groups(attr: ir.Attribute, meshes: Mapping[str, Mesh]) -> tuple[tup
 def _cast(attr: ir.Attribute, class_name: str) -> Any:
     """``attr`` as the stablehlo or mhlo attribute class ``class_name``, whichever it is."""
     for dialect in (stablehlo, mhlo):
-        cls = getattr(dialect, class_name)
-        if cls.isinstance(attr):
+        cls = getattr(dialect, class_name, None)
+        if cls is not None and cls.isinstance(attr):
             return cls(attr)
     raise TypeError(f"not a {class_name}: {attr}")
 
@@ -170,39 +169,54 @@ _SPECS: dict[str, _Spec] = {
     "custom_call": (("call_target_name", "call_target_name", _string),),
     "fusion": (("fusion_kind", "fusion_kind", _enum("FusionKindAttr")),),
 }
-# Collectives: groups and channel are read for every one of them.
-_COLLECTIVES = ("all_gather", "reduce_scatter", "all_to_all", "collective_permute", "all_reduce",
-                "collective_broadcast")
+_COLLECTIVE: _Spec = (
+    ("replica_groups", "replica_groups", _replica_groups),
+    ("channel_handle", "channel_handle", _channel),
+)
+_SPECS.update({
+    name: _SPECS[name] + _COLLECTIVE
+    for name in ("all_gather", "reduce_scatter", "all_to_all", "collective_permute", "all_reduce",
+                 "collective_broadcast")
+})
+_SPECS["constant"] = (("value", "value", _scalar),)
+
+#: Full op name -> what to read from ops of that kind.
+_OP_SPECS: dict[str, _Spec] = {
+    f"{dialect}.{name}": spec for dialect in ("stablehlo", "mhlo") for name, spec in _SPECS.items()
+}
+_OP_SPECS["func.call"] = (("callee", "callee", _string),)
+_COLLECTIVE_OPS = frozenset(f"{dialect}.{name}" for dialect in ("stablehlo", "mhlo")
+                            for name, spec in _SPECS.items() if _COLLECTIVE[0] in spec)
+#: Names of the ops that carry attributes; ops of every other kind carry none.
+OPS_WITH_ATTRIBUTES = frozenset(_OP_SPECS)
 
 
-def _reader(spec: _Spec, collective: bool) -> AttributeReader:
+class AttributeReader:
+    """Reads the attributes of one module's ops, converting each distinct attribute once.
 
-    def read(attributes: Attributes, meshes: Mapping[str, Mesh]) -> dict[str, Any]:
+    MLIR uniques attributes, so the many ops sharing a ``dims = [1]`` or a replica-group list
+    hand over the same attribute, and its converted value is looked up instead of rebuilt.
+    """
+
+    def __init__(self, meshes: Mapping[str, Mesh]) -> None:
+        self._meshes = meshes
+        self._memo: dict[tuple[Callable[..., Any], ir.Attribute], Any] = {}
+
+    def read(self, op_name: str, attributes: Attributes) -> dict[str, Any]:
+        """The plain-Python attributes of an op named ``op_name`` (one of `OPS_WITH_ATTRIBUTES`)."""
         values: dict[str, Any] = {}
-        for key, name, convert in spec:
-            if name in attributes:
-                values[key] = convert(attributes[name])
-        if collective:
-            if "replica_groups" in attributes:
-                values["replica_groups"] = _replica_groups(attributes["replica_groups"], meshes)
-            if "channel_handle" in attributes:
-                values["channel_handle"] = _channel(attributes["channel_handle"])
+        memo = self._memo
+        for key, name, convert in _OP_SPECS[op_name]:
+            attr = attributes.get(name)
+            if attr is None:
+                continue
+            value = memo.get((convert, attr), memo)
+            if value is memo:
+                value = memo[(convert, attr)] = (
+                    convert(attr, self._meshes) if convert is _replica_groups else convert(attr)
+                )
+            if value is not None:
+                values[key] = value
+        if op_name in _COLLECTIVE_OPS:
             values["use_global_device_ids"] = "use_global_device_ids" in attributes
         return values
-
-    return read
-
-
-def _read_constant(attributes: Attributes, meshes: Mapping[str, Mesh]) -> dict[str, Any]:
-    value = _scalar(attributes["value"]) if "value" in attributes else None
-    return {} if value is None else {"value": value}
-
-
-#: Full op name -> reader of the attributes the pipeline needs from ops of that kind.
-ATTRIBUTE_READERS: dict[str, AttributeReader] = {
-    f"{dialect}.{name}": _reader(spec, name in _COLLECTIVES)
-    for dialect in ("stablehlo", "mhlo")
-    for name, spec in _SPECS.items()
-}
-ATTRIBUTE_READERS.update({"stablehlo.constant": _read_constant, "mhlo.constant": _read_constant})
-ATTRIBUTE_READERS["func.call"] = _reader((("callee", "callee", _string),), False)

@@ -33,11 +33,12 @@ import dataclasses
 import gc
 import sys
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from hespas_py.errors import HespasError
-from hespas_py.mlir.attrs import ATTRIBUTE_READERS
+from hespas_py.mlir.attrs import OPS_WITH_ATTRIBUTES, AttributeReader
 from hespas_py.mlir.bindings import ir, mhlo, stablehlo
 from hespas_py.mlir.loops import TRACKED, trip_count
 from hespas_py.mlir.meshes import Mesh, read_meshes
@@ -45,11 +46,6 @@ from hespas_py.mlir.ops import Function, Module, Op, Region, TensorType
 from hespas_py.mlir.source import parse_file
 
 _NO_ATTRS: dict[str, Any] = {}
-# Op name -> (attribute reader or None, whether loops.trip_count needs to find its results' op).
-# Ops of every other kind take the reader's fast path.
-_SPECIAL: dict[str, tuple[Any, bool]] = {
-    name: (ATTRIBUTE_READERS.get(name), name in TRACKED) for name in (*ATTRIBUTE_READERS, *TRACKED)
-}
 _OP_FIELDS = ("name", "results", "operands", "result_types", "operand_types", "attrs", "regions",
               "captures", "index")
 
@@ -75,6 +71,27 @@ def _fast_op_constructor() -> Callable[..., Op]:
 
 
 _new_op = _fast_op_constructor()
+
+
+@dataclass(frozen=True, slots=True)
+class _OpKind:
+    """What the reader needs to know about every op of one kind, worked out once per kind.
+
+    Attributes:
+        name: the op name.
+        has_attrs: whether its attributes are read (`attrs.OPS_WITH_ATTRIBUTES`).
+        tracked: whether `loops.trip_count` may need to find the op from its results.
+        may_have_regions: False when the op's definition allows no regions at all.
+    """
+
+    name: str
+    has_attrs: bool
+    tracked: bool
+    may_have_regions: bool
+
+    @classmethod
+    def of(cls, name: str, may_have_regions: bool) -> "_OpKind":
+        return cls(name, name in OPS_WITH_ATTRIBUTES, name in TRACKED, may_have_regions)
 _WHILE = frozenset({"stablehlo.while", "mhlo.while"})
 _TOKEN = TensorType((), "token")
 
@@ -111,7 +128,9 @@ def _load(path: str | Path) -> Module:
         meshes = read_meshes(module)
     except (KeyError, TypeError, ValueError) as error:
         raise HespasError(f"{name}: unreadable sdy.mesh: {error}") from None
-    functions = _FunctionReader(name, module, meshes).read_all()
+    functions = _FunctionReader(name, module, meshes, hash).read_all()
+    if functions is None:  # two values hashed alike: number them by the values themselves
+        functions = _FunctionReader(name, module, meshes, _same).read_all()
     attributes = module.operation.attributes
     return Module(
         path=name,
@@ -122,6 +141,10 @@ def _load(path: str | Path) -> Module:
         mesh=dict(next(iter(meshes.values())).axes) if meshes else {},
         warnings=parsed.warnings,
     )
+
+
+def _same(value: ir.Value) -> ir.Value:
+    return value
 
 
 def _entry(path: str, functions: dict[str, Function]) -> str:
@@ -144,9 +167,10 @@ def _int_attribute(attributes: Any, name: str) -> int:
 class _FunctionReader:
     """One walk over a module's functions, numbering SSA values as it meets their definitions."""
 
-    def __init__(self, path: str, module: ir.Module, meshes: dict[str, Mesh]) -> None:
+    def __init__(
+        self, path: str, module: ir.Module, meshes: dict[str, Mesh], value_key: Callable[[ir.Value], Any]
+    ) -> None:
         self._path = path
-        self._meshes = meshes
         self._func_ops = {}
         for op in module.body.operations:
             op = op.operation
@@ -155,15 +179,26 @@ class _FunctionReader:
         self._functions: dict[str, Function] = {}
         self._in_progress: set[str] = set()
         self._call_regions: dict[str, Region] = {}
-        self._ids: dict[ir.Value, int] = {}  # live value -> its SSA id
+        # Live value -> its SSA id, keyed by value_key(value). `hash` (the value's pointer hash)
+        # keeps no Python object alive and is the fastest key; read_all detects a collision.
+        self._value_key = value_key
+        self._ids: dict[Any, int] = {}
         self._types: list[TensorType] = []  # SSA id -> its type
         self._type_cache: dict[ir.Type, TensorType] = {}
         self._defs: dict[int, Op] = {}  # SSA id -> defining op, for the ops loops.TRACKED lists
+        self._attributes = AttributeReader(meshes)
+        self._kinds: dict[type, _OpKind] = {}  # op-view class -> its kind (registered ops only)
 
-    def read_all(self) -> dict[str, Function]:
-        """Every function in module order, callees read before their first call site."""
+    def read_all(self) -> dict[str, Function] | None:
+        """Every function in module order, callees read before their first call site.
+
+        `None` when two values had the same key (fewer keys than values): read again with
+        exact keys.
+        """
         for name in self._func_ops:
             self._function(name)
+        if len(self._ids) != len(self._types):
+            return None
         return {name: self._functions[name] for name in self._func_ops}
 
     def _function(self, name: str) -> Function:
@@ -223,29 +258,36 @@ class _FunctionReader:
             return TensorType((), str(t.element_type))
         return TensorType((), str(t))
 
+    def _kind(self, view: ir.OpView) -> _OpKind:
+        """The kind of the op behind ``view``; cached per op-view class of registered ops."""
+        view_class = type(view)
+        if view_class is ir.OpView:  # no generated class (e.g. an unregistered op): no caching
+            return _OpKind.of(view.operation.name, True)
+        kind = self._kinds[view_class] = _OpKind.of(view.operation.name, view_class._ODS_REGIONS != (0, True))
+        return kind
+
     def _block(self, block: ir.Block) -> tuple[tuple[int, ...], tuple[TensorType, ...], tuple[Op, ...]]:
         """Arguments, their types and the converted ops of one block.
 
-        The hot loop of the reader: it touches each live op's name, operands and results once,
-        and its attributes only for the kinds `_SPECIAL` lists.
+        The hot loop of the reader: per op it reads the operands and results once, and the name,
+        attributes and regions only where the op's kind (`_OpKind`, cached per class) calls for it.
         """
-        ids, types, type_of = self._ids, self._types, self._type
-        type_cache = self._type_cache
+        ids, types, type_of, key = self._ids, self._types, self._type, self._value_key
+        type_cache, kinds, defs = self._type_cache, self._kinds, self._defs
         first = len(types)
         arguments = block.arguments
         arg_types = tuple([type_of(a.type) for a in arguments])
         types.extend(arg_types)
         args = tuple(range(first, len(types)))
-        ids.update(zip(arguments, args))
+        ids.update(zip(map(key, arguments), args))
         ops = []
-        special_ops, defs = _SPECIAL, self._defs
         for index, view in enumerate(block.operations):
+            kind = kinds.get(type(view)) or self._kind(view)
+            name = kind.name
             op = view.operation
-            name = op.name
-            operands = tuple([ids[v] for v in op.operands])
-            special = special_ops.get(name)
-            attrs = _NO_ATTRS if special is None or special[0] is None else special[0](op.attributes, self._meshes)
-            if len(op.regions):
+            operands = tuple([ids[key(v)] for v in op.operands])
+            attrs = self._attributes.read(name, op.attributes) if kind.has_attrs else _NO_ATTRS
+            if kind.may_have_regions and len(op.regions):
                 regions, captures, attrs = self._regions(op, name, operands, attrs)
             elif name == "func.call":
                 regions, captures = (self._callee_region(attrs["callee"]),), ()
@@ -258,16 +300,16 @@ class _FunctionReader:
                 result_type = result.type
                 converted_type = type_cache.get(result_type) or type_of(result_type)
                 types.append(converted_type)
-                ids[result] = first
+                ids[key(result)] = first
                 result_ids, result_types = (first,), (converted_type,)
             else:
                 result_types = tuple([type_of(t) for t in results.types])
                 types.extend(result_types)
                 result_ids = tuple(range(first, len(types)))
-                ids.update(zip(results, result_ids))
+                ids.update(zip(map(key, results), result_ids))
             converted = _new_op(name, result_ids, operands, result_types, tuple([types[i] for i in operands]),
                                 attrs, regions, captures, index)
-            if special is not None and special[1]:
+            if kind.tracked:
                 for i in result_ids:
                     defs[i] = converted
             ops.append(converted)

@@ -105,21 +105,25 @@ def _dialects_named(error: ir.MLIRError) -> list[str]:
 
 
 def _describe(error: ir.MLIRError) -> str:
-    """The first MLIR diagnostic as ``line L:C: message`` on one line."""
+    """The first MLIR diagnostic on one line, prefixed with ``line L:C`` where it has one."""
     if not error.error_diagnostics:
         return _one_line(error)
     diagnostic = error.error_diagnostics[0]
-    return f"{_line_col(diagnostic.location)}: {_one_line(diagnostic.message)}"
+    position = _line_col(diagnostic.location)
+    message = _one_line(diagnostic.message)
+    return f"line {position}: {message}" if position else message
 
 
-def _line_col(location: ir.Location) -> str:
-    """``line L:C`` of a parser location (printed ``loc("-":L:C)``), else the location as printed."""
+def _line_col(location: ir.Location) -> str | None:
+    """``L:C`` of a parser location (printed ``loc("-":L:C)``); `None` for other locations."""
     text = str(location)
-    if text.startswith('loc("') and text.endswith(")"):
-        position = text[:-1].rpartition('":')[2]
-        if position.replace(":", "").isdigit():
-            return f"line {position}"
-    return text
+    if not (text.startswith('loc("') and text.endswith(")")):
+        return None
+    position = text[:-1].rpartition('":')[2]
+    line, _, column = position.partition(":")
+    if line.isdigit() and column.isdigit() and line != "0":
+        return position
+    return None
 
 
 def _one_line(message: object) -> str:

@@ -278,13 +278,17 @@ class Ring:
                 self.remained_packets_per_message = 1
 
     def process_max_count(self) -> None:
-        """Release the inserted packet."""
+        """Release the inserted packet, then turn to the next peer."""
         if self.remained_packets_per_max_count > 0:
             self.remained_packets_per_max_count -= 1
         if self.remained_packets_per_max_count == 0:
             self.max_count -= 1
             self.release_packets()
             self.remained_packets_per_max_count = 1
+            self.next_peer()
+
+    def next_peer(self) -> None:
+        """After a release: a ring keeps its neighbours."""
 
     def reduce(self) -> None:
         """Bookkeeping after a message went out."""
@@ -373,21 +377,15 @@ class Direct(Ring):
         else:
             super().run(event, data)
 
-    def process_max_count(self) -> None:
-        """Release the inserted packet and move on to the next peer."""
-        if self.remained_packets_per_max_count > 0:
-            self.remained_packets_per_max_count -= 1
-        if self.remained_packets_per_max_count == 0:
-            self.max_count -= 1
-            self.release_packets()
-            self.remained_packets_per_max_count = 1
-            ring, me = self.ring, self.id
+    def next_peer(self) -> None:
+        """After a release: the next receiver and sender around the ring, skipping itself."""
+        ring, me = self.ring, self.id
+        self.curr_receiver = ring.receiver(self.curr_receiver, self.direction)
+        if self.curr_receiver == me:
             self.curr_receiver = ring.receiver(self.curr_receiver, self.direction)
-            if self.curr_receiver == me:
-                self.curr_receiver = ring.receiver(self.curr_receiver, self.direction)
+        self.curr_sender = ring.sender(self.curr_sender, self.direction)
+        if self.curr_sender == me:
             self.curr_sender = ring.sender(self.curr_sender, self.direction)
-            if self.curr_sender == me:
-                self.curr_sender = ring.sender(self.curr_sender, self.direction)
 
     def non_zero_latency_count(self) -> int:
         """Network packets per round: one window, or every peer on a local ring."""
@@ -435,21 +433,15 @@ class HalvingDoubling(Ring):
         """``log2(n) - 1`` network packets per round."""
         return int(math.log2(self.nodes_in_ring) - 1 * self.parallel_reduce)
 
-    def process_max_count(self) -> None:
-        """Release the inserted packet, then double (or halve) the partner distance."""
-        if self.remained_packets_per_max_count > 0:
-            self.remained_packets_per_max_count -= 1
-        if self.remained_packets_per_max_count == 0:
-            self.max_count -= 1
-            self.release_packets()
-            self.remained_packets_per_max_count = 1
+    def next_peer(self) -> None:
+        """After a release: double (or halve) the partner distance and the message size."""
+        self.rank_offset = int(self.rank_offset * self.offset_multiplier)
+        self.msg_size = int(self.msg_size / self.offset_multiplier)
+        if self.rank_offset == self.nodes_in_ring and self.com_type == ALL_REDUCE:
+            self.offset_multiplier = 0.5
             self.rank_offset = int(self.rank_offset * self.offset_multiplier)
             self.msg_size = int(self.msg_size / self.offset_multiplier)
-            if self.rank_offset == self.nodes_in_ring and self.com_type == ALL_REDUCE:
-                self.offset_multiplier = 0.5
-                self.rank_offset = int(self.rank_offset * self.offset_multiplier)
-                self.msg_size = int(self.msg_size / self.offset_multiplier)
-            self._point_at_partner()
+        self._point_at_partner()
 
     def message_size(self, packet: tuple) -> int:
         """HalvingDoubling sends the size the packet was queued with."""

@@ -152,13 +152,21 @@ class SystemSetup:
     source: Path
 
 
-def _read_text(path: Path) -> str:
+def read_input(path: Path) -> bytes:
+    """A whole input file; a missing or unreadable one is a `HespasError`."""
     try:
-        return path.read_text()
+        return path.read_bytes()
     except FileNotFoundError:
         raise HespasError(f"{path}: no such file") from None
     except OSError as exc:
         raise HespasError(f"{path}: cannot read ({exc.strerror})") from None
+
+
+def _read_text(path: Path) -> str:
+    try:
+        return read_input(path).decode()
+    except UnicodeDecodeError:
+        raise HespasError(f"{path}: not a text file") from None
 
 
 def _read_json(path: Path) -> Any:
@@ -346,3 +354,42 @@ def load_system_dir(folder: str | Path) -> SystemSetup:
     return SystemSetup(load_network(files["network.yml"]), load_system(files["system.json"]),
                        load_remote_memory(remote) if remote.is_file() else RemoteMemoryConfig(),
                        files["system.json"].parent)
+
+
+#: The bundled machine presets (``configs/systems/<name>/astra-sim/...`` of a source checkout).
+PRESETS_DIR = Path(__file__).resolve().parents[2] / "configs" / "systems"
+
+
+def preset_names() -> list[str]:
+    """Names of the bundled machine presets."""
+    if not PRESETS_DIR.is_dir():
+        return []
+    return sorted(p.name for p in PRESETS_DIR.iterdir() if (p / "astra-sim").is_dir())
+
+
+def resolve_system_files(system: str | Path, network: str | Path | None = None,
+                         remote_memory: str | Path | None = None) -> dict[str, Path | None]:
+    """The system.json, network.yml and remote_memory.json (None if absent) to use.
+
+    ``system`` is a system.json file, a folder holding the three files (directly or under
+    ``astra-sim/``), or a preset name; explicit ``network``/``remote_memory`` paths win.
+    """
+    spec = Path(system)
+    if spec.is_file():
+        files: dict[str, Path | None] = {"system.json": spec, "network.yml": None,
+                                         "remote_memory.json": None}
+    else:
+        folder = spec if spec.is_dir() else PRESETS_DIR / str(system)
+        if not folder.is_dir():
+            names = ", ".join(preset_names()) or "none installed"
+            raise HespasError(f"{system}: not a system.json, a folder or a preset ({names})")
+        files = dict(system_files(folder))
+        if not files["remote_memory.json"].is_file():
+            files["remote_memory.json"] = None
+    if network is not None:
+        files["network.yml"] = Path(network)
+    if remote_memory is not None:
+        files["remote_memory.json"] = Path(remote_memory)
+    if files["network.yml"] is None:
+        raise HespasError(f"{system}: a system.json alone needs --network")
+    return files

@@ -12,7 +12,7 @@ import heapq
 import math
 from collections import deque
 
-from hespas_py.sim.collectives import (ALL_GATHER, ALL_REDUCE, ALL_TO_ALL, ANTICLOCKWISE,
+from hespas_py.sim.collectives import (ALL_GATHER, ALL_REDUCE, ALL_TO_ALL, ANTICLOCKWISE, GENERAL,
                                        CLOCKWISE, PACKET_RECEIVED, REDUCE_SCATTER, STREAM_INIT,
                                        LogicalRing, LogicalTopology, machine_topology,
                                        make_algorithm)
@@ -212,7 +212,7 @@ class Stream:
 
     def call(self, data) -> None:
         """A packet came back from the memory interface."""
-        self.phase.algorithm.run(0, data)
+        self.phase.algorithm.run(GENERAL, data)
 
     def consume(self) -> None:
         """A message from a peer arrived."""

@@ -10,9 +10,10 @@ from hespas_py.sim.config import (NetworkConfig, RemoteMemoryConfig, SystemConfi
                                   load_comm_groups)
 from hespas_py.sim.engine import EventQueue, Network, Sys
 from hespas_py.sim.errors import Rejected
+from hespas_py.sim.replicate import NotSymmetric, replicable, run_replicated
 from hespas_py.sim.result import SimResult
-from hespas_py.sim.trace import Trace, load_traces, trace_paths
-from hespas_py.sim.workload import Workload
+from hespas_py.sim.trace import Trace, gc_paused, load_traces, trace_paths
+from hespas_py.sim.workload import Workload, run_workloads
 
 TraceSet = str | Path | Sequence[Trace]
 
@@ -49,27 +50,20 @@ def _check_setup(system: SystemConfig, network: NetworkConfig,
 
 
 def run_full(traces: list[Trace], system: SystemConfig, network: NetworkConfig,
-             groups: Mapping[int, tuple[int, ...]]) -> SimResult:
+             groups: Mapping[int, tuple[int, ...]]) -> list[Workload]:
     """Simulate every NPU (raises `Rejected` where ASTRA-sim would fail or stall)."""
     queue = EventQueue()
     net = Network(network, queue)
     workloads = [Workload(Sys(npu, queue, net, system, network), trace, groups)
                  for npu, trace in enumerate(traces)]
-    for workload in workloads:
-        workload.fire()
-    queue.run()
-    for workload in workloads:
-        if workload.finished_tick is None:
-            stuck = workload.stuck_nodes()
-            shown = ", ".join(map(str, stuck[:5])) + (", ..." if len(stuck) > 5 else "")
-            raise Rejected(f"NPU {workload.sys.id} never finishes (node(s) {shown} stuck); "
-                           "ASTRA-sim ends without a report")
-    return SimResult(tuple(w.result() for w in workloads))
+    run_workloads(workloads, queue)
+    return workloads
 
 
 def simulate(traces: TraceSet, system: SystemConfig, network: NetworkConfig, *,
              comm_groups: str | Path | Mapping | None = None,
-             remote_memory: RemoteMemoryConfig | None = None) -> SimResult:
+             remote_memory: RemoteMemoryConfig | None = None,
+             replicate: bool = True) -> SimResult:
     """Simulate a trace set like ASTRA-sim's AstraSim_Analytical_Congestion_Unaware.
 
     Args:
@@ -78,6 +72,7 @@ def simulate(traces: TraceSet, system: SystemConfig, network: NetworkConfig, *,
       network: the network (network.yml); its NPU count sets how many traces are read.
       comm_groups: comm_group.json path or ``{group id: ranks}``, for nodes with pg_name.
       remote_memory: accepted for parity with ASTRA-sim; MEM nodes are rejected at load.
+      replicate: simulate identical symmetric NPUs once (see `hespas_py.sim.replicate`).
 
     Raises:
       HespasError: unreadable input, or a trace set ASTRA-sim rejects, crashes or stalls on.
@@ -88,6 +83,13 @@ def simulate(traces: TraceSet, system: SystemConfig, network: NetworkConfig, *,
     groups = _resolve_groups(comm_groups)
     try:
         _check_setup(system, network, groups)
-        return run_full(resolved, system, network, groups)
+        with gc_paused():
+            if replicate and replicable(resolved, system, network, groups):
+                try:
+                    return run_replicated(resolved[0], system, network, groups)
+                except NotSymmetric:
+                    pass
+            return SimResult(tuple(w.result()
+                                   for w in run_full(resolved, system, network, groups)))
     except Rejected as exc:
         raise HespasError(f"{label}: {exc}") from None

@@ -8,15 +8,20 @@ rejected when the trace is loaded.
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import hashlib
 import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
 
-from hespas_py.chakra.io import read_trace
-from hespas_py.chakra.schema import CollectiveCommType, NodeType
+from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
+from google.protobuf.message import DecodeError
+
+from hespas_py.chakra.schema import AttributeProto, CollectiveCommType, NodeType
 from hespas_py.errors import HespasError
+from hespas_py.sim.config import read_input
 
 #: Resource class of a node: the GPU compute slot, the communication slot, or none (receives).
 GPU, COMM, RECV = 0, 1, 2
@@ -24,8 +29,10 @@ GPU, COMM, RECV = 0, 1, 2
 _INT_FIELDS = frozenset({"int32_val", "int64_val", "uint32_val", "uint64_val", "sint32_val",
                          "sint64_val", "fixed32_val", "fixed64_val", "sfixed32_val",
                          "sfixed64_val", "bool_val"})
-_KNOWN_INT_ATTRS = ("comm_type", "comm_size", "comm_src", "comm_dst", "comm_tag", "comm_priority",
-                    "num_ops", "tensor_size", "is_cpu_op")
+_KNOWN_INT_ATTRS = frozenset({"comm_type", "comm_size", "comm_src", "comm_dst", "comm_tag",
+                              "comm_priority", "num_ops", "tensor_size", "is_cpu_op"})
+_SIMULATED_TYPES = frozenset({NodeType.COMP_NODE, NodeType.COMM_COLL_NODE, NodeType.COMM_SEND_NODE,
+                              NodeType.COMM_RECV_NODE})
 
 
 class TraceNode(NamedTuple):
@@ -71,6 +78,8 @@ class Trace:
       children: per position, the positions of the nodes that depend on it.
       parent_counts: per position, how many distinct parents it waits for.
       digest: content hash; equal digests mean byte-identical traces.
+      keys: per position, ``(node id, position)``: its place in ascending-id issue order.
+      resources: per position, the node's `TraceNode.resource`.
     """
 
     path: Path
@@ -79,30 +88,59 @@ class Trace:
     children: tuple[tuple[int, ...], ...]
     parent_counts: tuple[int, ...]
     digest: bytes
+    keys: tuple[tuple[int, int], ...]
+    resources: tuple[int, ...]
 
 
-def _attr_value(path: Path, node, attr):
-    kind = attr.WhichOneof("value")
-    if attr.name == "pg_name":
+def _node_view_class() -> type:
+    """A reading view of Chakra's Node: same field numbers, attributes kept as raw bytes.
+
+    Attribute messages repeat across nodes (``is_cpu_op``, collective types and sizes), so each
+    distinct encoding is decoded once; unread fields (inputs, outputs, start time) are skipped.
+    """
+    field = descriptor_pb2.FieldDescriptorProto
+    file = descriptor_pb2.FileDescriptorProto(name="hespas_py/sim/node_view.proto",
+                                              package="HespasSimView", syntax="proto3")
+    message = file.message_type.add(name="NodeView")
+    for name, number, kind, repeated in (
+            ("id", 1, field.TYPE_UINT64, False), ("name", 2, field.TYPE_STRING, False),
+            ("type", 3, field.TYPE_INT32, False), ("ctrl_deps", 4, field.TYPE_UINT64, True),
+            ("data_deps", 5, field.TYPE_UINT64, True),
+            ("duration_micros", 7, field.TYPE_UINT64, False), ("attr", 10, field.TYPE_BYTES, True)):
+        message.field.add(name=name, number=number, type=kind,
+                          label=field.LABEL_REPEATED if repeated else field.LABEL_OPTIONAL)
+    pool = descriptor_pool.DescriptorPool()
+    pool.Add(file)
+    return message_factory.GetMessageClass(pool.FindMessageTypeByName("HespasSimView.NodeView"))
+
+
+_NodeView = _node_view_class()
+
+
+def _decode_attribute(raw: bytes) -> tuple[str, object, str | None]:
+    """(name, value, problem) of one encoded AttributeProto; value is None when ignored."""
+    attr = AttributeProto.FromString(raw)
+    name, kind = attr.name, attr.WhichOneof("value")
+    if name in _KNOWN_INT_ATTRS:
+        if kind not in _INT_FIELDS:
+            return name, None, f"attribute {name} must be an integer, got {kind}"
+        return name, int(getattr(attr, kind)), None
+    if name == "pg_name":
         if kind not in ("string_val", "bytes_val"):
-            raise HespasError(f"{path}: node {node.id}: pg_name must be a string attribute")
+            return name, None, "pg_name must be a string attribute"
         value = getattr(attr, kind)
-        return value.decode(errors="replace") if isinstance(value, bytes) else value
-    if attr.name == "involved_dim":
+        return name, value.decode(errors="replace") if isinstance(value, bytes) else value, None
+    if name == "involved_dim":
         if kind != "bool_list":
-            raise HespasError(f"{path}: node {node.id}: expected bool_list in involved_dim")
-        return tuple(attr.bool_list.values)
-    if kind not in _INT_FIELDS:
-        raise HespasError(f"{path}: node {node.id}: attribute {attr.name} must be an integer, "
-                          f"got {kind}")
-    return int(getattr(attr, kind))
+            return name, None, "expected bool_list in involved_dim"
+        return name, tuple(attr.bool_list.values), None
+    return name, None, None
 
 
-def _check_kind(path: Path, node, is_cpu_op: bool) -> None:
+def _reject_kind(path: Path, node, is_cpu_op: bool) -> None:
     kind = node.type
-    if kind in (NodeType.METADATA_NODE, NodeType.INVALID_NODE, NodeType.MEM_LOAD_NODE,
-                NodeType.MEM_STORE_NODE) or kind not in iter(NodeType):
-        name = NodeType(kind).name if kind in iter(NodeType) else str(kind)
+    if kind not in _SIMULATED_TYPES:
+        name = NodeType(kind).name if kind in NodeType._value2member_map_ else str(kind)
         raise HespasError(f"{path}: node {node.id} has type {name}; ASTRA-sim only completes "
                           "runs of COMP, COMM_COLL, COMM_SEND and COMM_RECV nodes")
     if is_cpu_op:
@@ -110,25 +148,73 @@ def _check_kind(path: Path, node, is_cpu_op: bool) -> None:
                           "report on CPU ops")
 
 
-def _convert(path: Path, node) -> TraceNode:
-    ints = {}
-    pg_name = ""
-    involved = None
-    for attr in node.attr:
-        name = attr.name
-        if name == "pg_name":
-            pg_name = _attr_value(path, node, attr)
-        elif name == "involved_dim":
-            involved = _attr_value(path, node, attr)
-        elif name in _KNOWN_INT_ATTRS:
-            ints[name] = _attr_value(path, node, attr)
-    _check_kind(path, node, bool(ints.pop("is_cpu_op", 0)))
-    deps = tuple(sorted(set(node.data_deps) | set(node.ctrl_deps)))
-    return TraceNode(node.id, node.name, node.type, deps, node.duration_micros, ints, pg_name,
-                     involved)
+def _messages(path: Path, data: bytes) -> list[bytes]:
+    """Split protobuf's varint-length-prefixed stream into message encodings."""
+    messages = []
+    position, end = 0, len(data)
+    while position < end:
+        length = shift = 0
+        while True:
+            if position >= end or shift > 63:
+                raise HespasError(f"{path}: not a Chakra trace (truncated length prefix)")
+            byte = data[position]
+            position += 1
+            length |= (byte & 0x7F) << shift
+            if byte < 0x80:
+                break
+            shift += 7
+        if position + length > end:
+            raise HespasError(f"{path}: not a Chakra trace (truncated message)")
+        messages.append(data[position:position + length])
+        position += length
+    if not messages:
+        raise HespasError(f"{path}: empty Chakra trace")
+    return messages
 
 
-def _index(path: Path, nodes: list[TraceNode], digest: bytes) -> Trace:
+def _nodes(path: Path, data: bytes) -> list[TraceNode]:
+    """Decode every node of a trace file's bytes (its first message is the GlobalMetadata)."""
+    attributes: dict[bytes, tuple] = {}
+    nodes = []
+    parse = _NodeView.FromString
+    try:
+        for raw in _messages(path, data)[1:]:
+            view = parse(raw)
+            ints = {}
+            pg_name = ""
+            involved = None
+            for encoded in view.attr:
+                decoded = attributes.get(encoded)
+                if decoded is None:
+                    decoded = attributes[encoded] = _decode_attribute(encoded)
+                name, value, problem = decoded
+                if problem is not None:
+                    raise HespasError(f"{path}: node {view.id}: {problem}")
+                if value is None:
+                    continue
+                if name == "pg_name":
+                    pg_name = value
+                elif name == "involved_dim":
+                    involved = value
+                else:
+                    ints[name] = value
+            is_cpu_op = ints.pop("is_cpu_op", 0)
+            kind = view.type
+            if is_cpu_op or kind not in _SIMULATED_TYPES:
+                _reject_kind(path, view, bool(is_cpu_op))
+            deps = view.data_deps[:]
+            if view.ctrl_deps:
+                deps += view.ctrl_deps
+            deps = tuple(sorted(set(deps))) if len(deps) > 1 else tuple(deps)
+            nodes.append(TraceNode(view.id, view.name, kind, deps, view.duration_micros, ints,
+                                   pg_name, involved))
+    except DecodeError as exc:
+        raise HespasError(f"{path}: not a Chakra trace ({exc})") from None
+    return nodes
+
+
+def index_trace(path: Path, nodes: list[TraceNode], digest: bytes) -> Trace:
+    """Check and index decoded nodes (ids unique, parents present, something issuable)."""
     index = {}
     for position, node in enumerate(nodes):
         if node.id in index:
@@ -145,27 +231,38 @@ def _index(path: Path, nodes: list[TraceNode], digest: bytes) -> Trace:
     counts = tuple(len(node.deps) for node in nodes)
     if 0 not in counts:
         raise HespasError(f"{path}: no node is free of dependencies (empty trace or a cycle)")
-    return Trace(path, tuple(nodes), index, tuple(map(tuple, children)), counts, digest)
+    return Trace(path, tuple(nodes), index, tuple(map(tuple, children)), counts, digest,
+                 tuple((node.id, position) for position, node in enumerate(nodes)),
+                 tuple(node.resource for node in nodes))
+
+
+@contextlib.contextmanager
+def gc_paused():
+    """Pause the cyclic garbage collector: loading and simulating allocate millions of small
+    objects, and collections triggered by them cost more than the work itself."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _digest(data: bytes) -> bytes:
+    return hashlib.blake2b(data, digest_size=16).digest()
+
+
+def _load(path: Path, data: bytes, digest: bytes) -> Trace:
+    with gc_paused():
+        return index_trace(path, _nodes(path, data), digest)
 
 
 def load_trace(path: str | Path) -> Trace:
     """Read and index one ``.et`` file."""
     path = Path(path)
-    return _parse(path, hashlib.blake2b(_read_bytes(path), digest_size=16).digest())
-
-
-def _read_bytes(path: Path) -> bytes:
-    try:
-        return path.read_bytes()
-    except FileNotFoundError:
-        raise HespasError(f"{path}: no such file") from None
-    except OSError as exc:
-        raise HespasError(f"{path}: cannot read ({exc.strerror})") from None
-
-
-def _parse(path: Path, digest: bytes) -> Trace:
-    _, raw = read_trace(path)
-    return _index(path, [_convert(path, node) for node in raw], digest)
+    data = read_input(path)
+    return _load(path, data, _digest(data))
 
 
 def trace_paths(prefix: str | Path, num_npus: int) -> list[Path]:
@@ -186,10 +283,11 @@ def load_traces(paths: list[Path]) -> list[Trace]:
         inode = (stat.st_dev, stat.st_ino)
         trace = by_inode.get(inode)
         if trace is None:
-            digest = hashlib.blake2b(_read_bytes(path), digest_size=16).digest()
+            data = read_input(path)
+            digest = _digest(data)
             trace = by_digest.get(digest)
             if trace is None:
-                trace = by_digest[digest] = _parse(path, digest)
+                trace = by_digest[digest] = _load(path, data, digest)
             by_inode[inode] = trace
         traces.append(trace)
     return traces

@@ -13,7 +13,7 @@ import re
 
 from hespas_py.chakra.schema import CollectiveCommType, NodeType
 from hespas_py.sim.collectives import ALL_GATHER, ALL_REDUCE, ALL_TO_ALL, REDUCE_SCATTER
-from hespas_py.sim.engine import CommGroup, Sys
+from hespas_py.sim.engine import CommGroup, EventQueue, Sys
 from hespas_py.sim.errors import Rejected
 from hespas_py.sim.result import DeviceResult, merged_length
 from hespas_py.sim.trace import COMM, GPU, RECV, Trace, TraceNode
@@ -62,12 +62,11 @@ class Workload:
         self.config = sys.config
         self.groups = {gid: CommGroup(gid, members) for gid, members in groups.items()}
         self.remaining = list(trace.parent_counts)
-        nodes = trace.nodes
-        self.resource = [node.resource for node in nodes]
+        self.resource = trace.resources
         self.free: tuple[list, list, list] = ([], [], [])
         for position, count in enumerate(self.remaining):
             if count == 0:
-                self.free[self.resource[position]].append((nodes[position].id, position))
+                self.free[self.resource[position]].append(trace.keys[position])
         for heap in self.free:
             heapq.heapify(heap)
         self.pending: list | None = None
@@ -77,10 +76,13 @@ class Workload:
         self.end: dict[int, int] = {}
         self.gpu_ticks = 0
         self.finished_tick: int | None = None
-        self._roofline = None
-        if self.config.roofline_enabled and not self.config.replay_only:
-            self._roofline = (self.config.local_mem_bw * 1_000_000_000,
-                              self.config.peak_perf * 1_000_000_000_000)
+        self._roofline = (self.config.local_mem_bw * 1_000_000_000,
+                          self.config.peak_perf * 1_000_000_000_000)
+        if self.config.replay_only:
+            self._starters = (self.replay, self.replay, self.replay)
+        else:
+            compute = self.roofline if self.config.roofline_enabled else self.replay
+            self._starters = (compute, self._start_communication, self._start_communication)
 
     # -- issuing ------------------------------------------------------------------------------
     def fire(self) -> None:
@@ -90,37 +92,35 @@ class Workload:
 
     def issue_free_nodes(self) -> None:
         """Issue dependency-free nodes in ascending id while their slots are free."""
-        free, busy = self.free, self.busy
+        free_gpu, free_comm, free_recv = self.free
+        busy = self.busy
         self.pending = pending = []
         while True:
             best = None
-            for resource in (GPU, COMM, RECV):
-                heap = free[resource]
-                if heap and not busy[resource] and (best is None or heap[0] < free[best][0]):
-                    best = resource
+            if free_gpu and not busy[GPU]:
+                best = free_gpu
+            if free_comm and not busy[COMM] and (best is None or free_comm[0] < best[0]):
+                best = free_comm
+            if free_recv and (best is None or free_recv[0] < best[0]):
+                best = free_recv
             if best is None:
                 break
-            self.issue(heapq.heappop(free[best])[1])
+            self.issue(heapq.heappop(best)[1])
         self.pending = None
         for entry in pending:
-            heapq.heappush(free[self.resource[entry[1]]], entry)
+            heapq.heappush(self.free[self.resource[entry[1]]], entry)
 
     def issue(self, position: int) -> None:
         """Take one node: occupy its slot and start it."""
-        node = self.trace.nodes[position]
         resource = self.resource[position]
         if resource != RECV:
             self.busy[resource] = True
         self.ongoing += 1
         self.start[position] = self.sys.queue.now
-        if self.config.replay_only:
-            self.replay(position, node)
-        elif resource == GPU:
-            if self._roofline is None:
-                self.replay(position, node)
-            else:
-                self.roofline(position, node)
-        elif node.type == NodeType.COMM_COLL_NODE:
+        self._starters[resource](position, self.trace.nodes[position])
+
+    def _start_communication(self, position: int, node: TraceNode) -> None:
+        if node.type == NodeType.COMM_COLL_NODE:
             self.collective(position, node)
         elif node.type == NodeType.COMM_SEND_NODE:
             self.send(position, node)
@@ -169,6 +169,11 @@ class Workload:
                     else str(comm_type))
             raise Rejected(f"node {node.id} ({node.name}): ASTRA-sim does not support collective "
                            f"type {name}")
+        self.start_collective(position, node, com_type, size, involved, group)
+
+    def start_collective(self, position: int, node: TraceNode, com_type: int, size: int,
+                         involved: tuple[bool, ...], group: CommGroup | None) -> None:
+        """Split the collective into chunks on the system layer; finish the node when done."""
         sys = self.sys
         if group is None:
             topo, algorithms = sys.machine_topology(com_type), sys.algorithms(com_type)
@@ -217,11 +222,11 @@ class Workload:
     def finish(self, position: int) -> None:
         """Resolve a node's dependants."""
         self.ongoing -= 1
-        remaining, nodes, free, pending = self.remaining, self.trace.nodes, self.free, self.pending
+        remaining, keys, free, pending = self.remaining, self.trace.keys, self.free, self.pending
         for child in self.trace.children[position]:
             remaining[child] -= 1
             if remaining[child] == 0:
-                entry = (nodes[child].id, child)
+                entry = keys[child]
                 if pending is not None:
                     pending.append(entry)
                 else:
@@ -253,3 +258,16 @@ class Workload:
         return DeviceResult(self.sys.id, wall, gpu_time, comm_time,
                             self.finished_tick - self.gpu_ticks, max(overlap, 0),
                             self.finished_tick, timeline, self.trace)
+
+
+def run_workloads(workloads: list[Workload], queue: EventQueue) -> None:
+    """Start every workload, run the event loop dry and check that every NPU finished."""
+    for workload in workloads:
+        workload.fire()
+    queue.run()
+    for workload in workloads:
+        if workload.finished_tick is None:
+            stuck = workload.stuck_nodes()
+            shown = ", ".join(map(str, stuck[:5])) + (", ..." if len(stuck) > 5 else "")
+            raise Rejected(f"NPU {workload.sys.id} never finishes (node(s) {shown} stuck); "
+                           "ASTRA-sim ends without a report")

@@ -33,6 +33,7 @@ class Program:
             or effectful op, not read by a collective (a collective block holds only itself),
             and every operand is itself constant-like (``constant``, ``iota``, a broadcast of
             a constant, ...). Such ops travel with their users.
+        collective: per op, whether it is a collective.
         returned: the values the program returns (the step's outputs).
         value_types: types of values whose type no reading op records (captured arguments).
         num_devices: devices the step runs on.
@@ -43,6 +44,7 @@ class Program:
     uses: tuple[tuple[int, ...], ...]
     producer: Mapping[int, int]
     constant: tuple[bool, ...]
+    collective: tuple[bool, ...]
     returned: frozenset[int]
     value_types: Mapping[int, TensorType]
     num_devices: int
@@ -60,23 +62,32 @@ class Program:
             ops = tuple(op for op in source if op.name not in TERMINATORS)
             returned = tuple(v for op in source if op.name in TERMINATORS for v in op.operands)
             arg_types, num_devices, path = {}, 1, ""
-        read_by_collective = {v for op in ops if is_collective(op) for v in op.operands}
+        by_name: dict[str, bool] = {}
+        collective = [by_name[op.name] if op.name in by_name
+                      else by_name.setdefault(op.name, is_collective(op)) for op in ops]
+        read_by_collective = {v for op, coll in zip(ops, collective) if coll for v in op.operands}
+        never_constant = {name for name, coll in by_name.items()
+                          if coll or name.rpartition(".")[2] in _NEVER_CONSTANT}
         producer: dict[int, int] = {}
+        constant_values: set[int] = set()
         uses = []
         constant = []
         for position, op in enumerate(ops):
-            reads = op.operands + op.captures if op.captures else op.operands
+            results, captures = op.results, op.captures
+            reads = op.operands + captures if captures else op.operands
             uses.append(reads)
-            constant.append(
-                bool(op.results) and not op.regions and not op.captures
-                and not is_collective(op) and op.short_name not in _NEVER_CONSTANT
-                and read_by_collective.isdisjoint(op.results)
-                and all(v in producer and constant[producer[v]] for v in reads))
-            for value in op.results:
+            is_constant = (bool(results) and not captures and not op.regions
+                           and op.name not in never_constant
+                           and constant_values.issuperset(reads)
+                           and read_by_collective.isdisjoint(results))
+            constant.append(is_constant)
+            if is_constant:
+                constant_values.update(results)
+            for value in results:
                 producer[value] = position
         return cls(ops=ops, uses=tuple(uses), producer=producer, constant=tuple(constant),
-                   returned=frozenset(returned), value_types=arg_types, num_devices=num_devices,
-                   source=path)
+                   collective=tuple(collective), returned=frozenset(returned),
+                   value_types=arg_types, num_devices=num_devices, source=path)
 
     def type_of(self, value: int) -> TensorType | None:
         """The type of ``value`` when known."""
@@ -119,34 +130,45 @@ def build_graph(program: Program, groups: Sequence[Sequence[int]]) -> BlockGraph
     that is not in SSA order, or a grouping that is not a topological order).
     """
     block_of = _block_of(program, groups)
+    producer, constant, ops = program.producer, program.constant, program.ops
     escaping = set(program.returned)
-    all_deps = block_deps(program, groups)
-    inputs_of = []
+    reads = []
     for block_id, group in enumerate(groups):
+        deps: set[int] = set()
         inputs: dict[int, TensorType | None] = {}
         for position in group:
-            op = program.ops[position]
-            typed = zip(op.operands, op.operand_types)
-            for value, vtype in (*typed, *((c, None) for c in op.captures)):
-                producer = program.producer.get(value)
-                if producer is None or block_of[producer] != block_id:
-                    inputs.setdefault(value, vtype)
-                    escaping.add(value)
-        inputs_of.append(inputs)
+            op = ops[position]
+            pairs = zip(op.operands, op.operand_types)
+            for value, vtype in (*pairs, *((c, None) for c in op.captures)) if op.captures \
+                    else pairs:
+                if value in inputs:
+                    continue
+                source = producer.get(value, -1)
+                if source < 0:
+                    inputs[value] = vtype
+                elif block_of[source] != block_id:
+                    inputs[value] = vtype
+                    if not constant[source]:
+                        deps.add(block_of[source])
+        escaping.update(inputs)
+        reads.append((sorted(deps), inputs))
     blocks = []
     for block_id, group in enumerate(groups):
-        deps = all_deps[block_id]
+        deps, inputs = reads[block_id]
         if deps and deps[-1] >= block_id:
-            op = program.ops[group[0]]
-            raise HespasError(f"{program.source or '<ops>'}: {op.name} (op {group[0]}) reads a "
-                              f"value defined after it")
-        ops = tuple(program.ops[p] for p in group)
-        outputs = tuple(t for op in ops for v, t in zip(op.results, op.result_types)
-                        if v in escaping)
-        inputs = tuple(t if t is not None else program.type_of(v)
-                       for v, t in inputs_of[block_id].items())
+            raise HespasError(f"{program.source or '<ops>'}: {ops[group[0]].name} (op {group[0]}) "
+                              f"reads a value defined after it")
+        block_ops = tuple([ops[p] for p in group])
+        outputs = []
+        for op in block_ops:
+            for value, vtype in zip(op.results, op.result_types):
+                if value in escaping:
+                    outputs.append(vtype)
+        types = [t if t is not None else program.type_of(v) for v, t in inputs.items()]
+        if None in types:
+            types = [t for t in types if t is not None]
         blocks.append(Block(
-            id=block_id, ops=ops, deps=deps,
-            collective=len(ops) == 1 and is_collective(ops[0]),
-            inputs=tuple(t for t in inputs if t is not None), outputs=outputs))
+            id=block_id, ops=block_ops, deps=tuple(deps),
+            collective=len(group) == 1 and program.collective[group[0]],
+            inputs=tuple(types), outputs=tuple(outputs)))
     return BlockGraph(blocks=tuple(blocks), num_devices=program.num_devices, source=program.source)

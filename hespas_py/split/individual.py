@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from hespas_py.mlir.ops import Module, Op
-from hespas_py.split.blocks import BlockGraph, is_collective
+from hespas_py.split.blocks import BlockGraph
 from hespas_py.split.graph import Program, block_deps, build_graph
 
 
@@ -35,7 +35,7 @@ def individual_split(source: Module | Sequence[Op], merge: bool = False) -> Bloc
 def _merge_chains(program: Program, groups: list[list[int]]) -> list[list[int]]:
     """Contract single-child -> single-parent compute edges; groups ordered by first op."""
     deps = block_deps(program, groups)
-    compute = [not (len(g) == 1 and is_collective(program.ops[g[0]])) for g in groups]
+    compute = [not (len(g) == 1 and program.collective[g[0]]) for g in groups]
     children = [0] * len(groups)
     for parents in deps:
         for parent in parents:

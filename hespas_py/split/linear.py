@@ -84,15 +84,21 @@ def linear_split(source: Module | Sequence[Op], block_lim: int = 1024,
             groups.append(current)
             current = []
 
+    by_collective_only = is_separator is is_collective
     for position, op in enumerate(program.ops):
-        if is_collective(op) or (is_separator(op) and policy is SeparatorPolicy.ISOLATED):
+        if program.collective[position]:
             flush()
             groups.append([position])
             continue
-        if is_separator(op) and policy is SeparatorPolicy.START_BLOCK:
+        separates = not by_collective_only and is_separator(op)
+        if separates and policy is SeparatorPolicy.ISOLATED:
+            flush()
+            groups.append([position])
+            continue
+        if separates and policy is SeparatorPolicy.START_BLOCK:
             flush()
         current.append(position)
-        if len(current) >= block_lim or (is_separator(op) and policy is SeparatorPolicy.END_BLOCK):
+        if len(current) >= block_lim or (separates and policy is SeparatorPolicy.END_BLOCK):
             flush()
     flush()
     return build_graph(program, groups)

@@ -1,0 +1,86 @@
+"""Trace-generation speed: wall time and peak RSS of ``hespas_chakra_gen`` runs, end to end.
+
+Each case runs the command line in a fresh Python process (imports, reading, splitting,
+estimating and writing all count), best of ``--repeat`` runs, and prints its phase timings.
+Goals (issue 3): ResNet-50 step, 4 devices, roofline on A100_SXM_40GB, individual_split
+--merge and linear_split: < 0.7 s and < 300 MB each (the published tool: 5.75 s / 3.73 s);
+a >= 500k-op module (scripts/gen_big_module.py) at >= 50k ops/s.
+
+    python3 bench/gen.py [--repeat 3] [--big-ops 500000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+RESNET = REPO.parent / "shared" / "workloads" / "resnet50_train_4dev_pmap.mlir"
+BIG_MODULE_SCRIPT = REPO / "scripts" / "gen_big_module.py"
+ENTRY = "from hespas_py.cli.compat import chakra_gen; chakra_gen()"
+
+
+def run_once(args: list[str]) -> tuple[float, float, dict]:
+    """(wall seconds, peak RSS MB, JSON summary) of one command-line run."""
+    start = time.perf_counter()
+    proc = subprocess.Popen([sys.executable, "-c", ENTRY, *args, "--json", "--log-level",
+                             "warning"], cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    stdout = proc.stdout.read()
+    stderr = proc.stderr.read()
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - start
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode:
+        raise SystemExit(f"failed: {' '.join(args)}\n{stderr.decode()}")
+    return wall, usage.ru_maxrss / 1024, json.loads(stdout)
+
+
+def bench(label: str, args: list[str], repeat: int, ops: int) -> None:
+    runs = [run_once(args) for _ in range(repeat)]
+    wall, rss, summary = min(runs, key=lambda r: r[0])
+    phases = ", ".join(f"{k} {v:.3f}" for k, v in summary["timings_s"].items())
+    nodes = sum(summary["nodes_per_device"].values())
+    print(f"{label:<38} wall {wall:6.3f} s  peak RSS {rss:6.0f} MB  {ops / wall:9,.0f} ops/s  "
+          f"{nodes} nodes/device  [{phases}]")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--big-ops", type=int, default=500_000)
+    options = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="hespas-bench-") as tmp:
+        out = str(Path(tmp) / "out")
+        common = ["A100_SXM_40GB", "--output", out, "--clean"]
+        if RESNET.is_file():
+            resnet = [*common, "--mlir_file", str(RESNET)]
+            for label, extra in (("resnet50 individual_split --merge", ["--split_fn",
+                                  "individual_split", "--merge"]),
+                                 ("resnet50 linear_split", ["--split_fn", "linear_split"]),
+                                 ("resnet50 individual_split", ["--split_fn",
+                                  "individual_split", "--no-merge"])):
+                bench(label, [*resnet, *extra], options.repeat, 10023)
+        else:
+            print(f"skipped ResNet-50: {RESNET} not found")
+        if BIG_MODULE_SCRIPT.is_file():
+            big = Path(tmp) / "big.mlir"
+            subprocess.run([sys.executable, str(BIG_MODULE_SCRIPT), "--ops", str(options.big_ops),
+                            "--out", str(big)], check=True, cwd=REPO)
+            for label, extra in (("big individual_split --merge", ["--split_fn",
+                                  "individual_split", "--merge"]),
+                                 ("big linear_split", ["--split_fn", "linear_split"])):
+                bench(f"{label} ({options.big_ops:,} ops)",
+                      [*common, "--mlir_file", str(big), *extra], 1,
+                      options.big_ops)
+        else:
+            print(f"skipped the big module: {BIG_MODULE_SCRIPT} not written yet")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,96 @@
+"""Prints the built-in simulator's speed on the two targets of issue 4.
+
+1. The shared ResNet-50 traces (1385 nodes x 4 NPUs; ASTRA-sim takes 0.17 s): trace loading plus
+   simulation, replicated and full.
+2. A generated 200k-node trace on 64 NPUs (target < 5 s), hard-linked for every NPU.
+
+Run: ``python3 bench/simulate.py [--repeat N]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from hespas_py.chakra.schema import CollectiveCommType  # noqa: E402
+from hespas_py.sim import load_network, load_system, load_system_dir, simulate  # noqa: E402
+from hespas_py.sim.config import PRESETS_DIR  # noqa: E402
+from hespas_py.sim.synthetic import collective, comp, write_identical_trace_set  # noqa: E402
+
+RESNET = REPO.parent / "shared" / "refsim" / "cases" / "resnet50_train_individual_a100_4gpu"
+GENERATED_NODES = 200_000
+GENERATED_PRESET = "TPUv4_64"
+
+
+def best_of(repeat: int, run) -> tuple[float, object]:
+    """Median and last result of ``repeat`` timed calls."""
+    times, result = [], None
+    for _ in range(repeat):
+        start = time.perf_counter()
+        result = run()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times), result
+
+
+def bench_resnet(repeat: int) -> None:
+    if not RESNET.is_dir():
+        print(f"resnet50: skipped ({RESNET} not present)")
+        return
+    system, network = load_system(RESNET / "system.json"), load_network(RESNET / "network.yml")
+    groups = RESNET / "comm_group.json"
+    for replicate in (True, False):
+        seconds, result = best_of(repeat, lambda: simulate(RESNET / "dev", system, network,
+                                                           comm_groups=groups,
+                                                           replicate=replicate))
+        mode = "replicated" if result.replicated else "full"
+        print(f"resnet50 1385 nodes x 4 NPUs ({mode}): {seconds:.3f} s "
+              f"(ASTRA-sim 0.17 s), step {result.step_time_ns} ns")
+
+
+def generated_trace(count: int, seed: int = 0) -> list:
+    """A training-step-like DAG: layers of compute, each gradient all-reduced (4 sizes)."""
+    rng = random.Random(seed)
+    sizes = [1 << 20, 4 << 20, 16 << 20, 64 << 20]
+    nodes = []
+    for node_id in range(count):
+        if node_id % 10 == 9:
+            nodes.append(collective(node_id, CollectiveCommType.ALL_REDUCE, rng.choice(sizes),
+                                    [node_id - 1]))
+        else:
+            deps = [node_id - 1] if node_id else []
+            if node_id > 20 and rng.random() < 0.2:
+                deps.append(node_id - rng.randint(2, 20))
+            nodes.append(comp(node_id, rng.choice([0, 3, 12, 40]), deps))
+    return nodes
+
+
+def bench_generated(repeat: int) -> None:
+    setup = load_system_dir(PRESETS_DIR / GENERATED_PRESET)
+    with tempfile.TemporaryDirectory() as scratch:
+        prefix = Path(scratch) / "gen"
+        write_identical_trace_set(prefix, generated_trace(GENERATED_NODES),
+                                  setup.network.num_npus)
+        seconds, result = best_of(repeat, lambda: simulate(prefix, setup.system, setup.network))
+    print(f"generated {GENERATED_NODES} nodes x {setup.network.num_npus} NPUs "
+          f"({GENERATED_PRESET}, replicated={result.replicated}): {seconds:.2f} s (target < 5 s), "
+          f"step {result.step_time_ns} ns")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    bench_resnet(args.repeat)
+    bench_generated(args.repeat)
+
+
+if __name__ == "__main__":
+    main()

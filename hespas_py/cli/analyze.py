@@ -1,0 +1,29 @@
+"""``hespas analyze FILE [--expand] [--json]``: the op histogram of a StableHLO module."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import typer
+
+from hespas_py.cli.main import app
+from hespas_py.mlir.analyze import histogram, render_text, to_json
+from hespas_py.mlir.reader import load_module
+
+
+@app.command("analyze")
+def analyze(
+    file: Path = typer.Argument(..., help="StableHLO module: .mlir text, MLIR bytecode or a VHLO artifact."),
+    expand: bool = typer.Option(
+        False, "--expand", "-e",
+        help="Count the ops inside calls (per call site), fusions, Shardy and control-flow bodies.",
+    ),
+    json_out: bool = typer.Option(False, "--json", help="Print the histogram as JSON."),
+) -> None:
+    """Print how often each op occurs, in the published Hespas analyzer's layout."""
+    result = histogram(load_module(file), expand=expand)
+    if json_out:
+        print(json.dumps(to_json(result), indent=2))
+    else:
+        print(render_text(result))

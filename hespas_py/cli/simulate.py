@@ -1,0 +1,97 @@
+"""``hespas simulate``: per-device step time of a Chakra trace set on an ASTRA-sim machine model."""
+
+from __future__ import annotations
+
+import json
+import tempfile
+from pathlib import Path
+from typing import Optional
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from hespas_py.cli.main import app
+from hespas_py.errors import HespasError
+from hespas_py.sim.astra import AstraSimInputs, run_astra_sim
+from hespas_py.sim.config import (RemoteMemoryConfig, load_network, load_remote_memory,
+                                  load_system, resolve_system_files)
+from hespas_py.sim.result import SimResult
+from hespas_py.sim.simulate import simulate
+from hespas_py.sim.timeline import write_timeline
+
+BACKENDS = ("builtin", "astra-sim")
+
+
+def _comm_groups(prefix: str, comm_groups: Optional[Path]) -> Optional[Path]:
+    if comm_groups is not None:
+        return comm_groups
+    beside = Path(prefix).parent / "comm_group.json"
+    return beside if beside.is_file() else None
+
+
+def _print_table(result: SimResult) -> None:
+    table = Table(title=f"Simulated step ({result.backend} backend, ns)")
+    for column in ("NPU", "wall", "GPU", "comm", "exposed comm", "overlap"):
+        table.add_column(column, justify="right")
+    for d in result.devices:
+        table.add_row(str(d.id), *(f"{v:,}" for v in (d.wall_time_ns, d.gpu_time_ns,
+                                                       d.comm_time_ns, d.exposed_comm_ns,
+                                                       d.overlap_ns)))
+    console = Console()
+    console.print(table)
+    console.print(f"step time: {result.step_time_ns:,} ns ({result.step_time_ns / 1e6:.3f} ms)")
+
+
+def _run_astra_sim(binary: Optional[str], prefix: str, files: dict, groups: Optional[Path],
+                   num_npus: int) -> SimResult:
+    if binary is None:
+        raise HespasError(f"{prefix}: --backend astra-sim needs --astra-sim BIN")
+    with tempfile.TemporaryDirectory() as scratch:
+        remote = files["remote_memory.json"]
+        if remote is None:
+            remote = Path(scratch) / "remote_memory.json"
+            remote.write_text(json.dumps({"memory-type": RemoteMemoryConfig().memory_type}))
+        inputs = AstraSimInputs(Path(prefix).resolve(), files["system.json"].resolve(),
+                                files["network.yml"].resolve(), remote.resolve(),
+                                groups.resolve() if groups is not None else None)
+        return run_astra_sim(binary, inputs, num_npus)
+
+
+@app.command("simulate")
+def simulate_command(
+    prefix: str = typer.Argument(..., help="Trace prefix: reads PREFIX.<npu>.et for every NPU."),
+    system: str = typer.Option(..., "--system", help="system.json, a folder with the ASTRA-sim "
+                               "files, or a preset name from configs/systems."),
+    network: Optional[Path] = typer.Option(None, "--network", help="network.yml (default: the "
+                                           "one in the --system folder)."),
+    remote_memory: Optional[Path] = typer.Option(None, "--remote-memory",
+                                                 help="remote_memory.json."),
+    comm_groups: Optional[Path] = typer.Option(None, "--comm-groups", help="comm_group.json "
+                                               "(default: PREFIX's folder's comm_group.json)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the per-device report as JSON."),
+    timeline: Optional[Path] = typer.Option(None, "--timeline", help="Write a Chrome/Perfetto "
+                                            "trace-event JSON of the run."),
+    backend: str = typer.Option("builtin", "--backend", help="builtin or astra-sim."),
+    astra_sim: Optional[str] = typer.Option(None, "--astra-sim", help="ASTRA-sim analytical "
+                                            "congestion-unaware binary (for --backend astra-sim)."),
+) -> None:
+    """Simulate a Chakra trace set with ASTRA-sim's analytical network semantics."""
+    if backend not in BACKENDS:
+        raise HespasError(f"--backend {backend}: use one of {', '.join(BACKENDS)}")
+    files = resolve_system_files(system, network, remote_memory)
+    network_config = load_network(files["network.yml"])
+    system_config = load_system(files["system.json"])
+    if files["remote_memory.json"] is not None:
+        load_remote_memory(files["remote_memory.json"])
+    groups = _comm_groups(prefix, comm_groups)
+    if backend == "builtin":
+        result = simulate(prefix, system_config, network_config, comm_groups=groups)
+    else:
+        result = _run_astra_sim(astra_sim, prefix, files, groups, network_config.num_npus)
+    if timeline is not None:
+        write_timeline(result, timeline)
+    if as_json:
+        typer.echo(json.dumps(result.as_json()))
+    else:
+        _print_table(result)

@@ -1,0 +1,87 @@
+"""Running a real ASTRA-sim binary and reading its report into a `SimResult`."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+from hespas_py.errors import HespasError
+from hespas_py.sim.result import DeviceResult, SimResult
+
+_FINISHED = re.compile(r"sys\[(\d+)\] finished, (\d+) cycles, exposed communication (\d+) cycles")
+_STAT = re.compile(r"sys\[(\d+)\], (Wall time|GPU time|Comm time|"
+                   r"Total compute-communication overlap): (\d+)")
+_STAT_FIELD = {"Wall time": "wall", "GPU time": "gpu", "Comm time": "comm",
+               "Total compute-communication overlap": "overlap"}
+
+
+@dataclass(frozen=True)
+class AstraSimInputs:
+    """The files ASTRA-sim's analytical binaries take on their command line.
+
+    Attributes:
+      workload: trace prefix (``--workload-configuration``).
+      system: system.json.
+      network: network.yml.
+      remote_memory: remote_memory.json.
+      comm_groups: comm_group.json, or None.
+    """
+
+    workload: Path
+    system: Path
+    network: Path
+    remote_memory: Path
+    comm_groups: Path | None = None
+
+    def arguments(self) -> list[str]:
+        """ASTRA-sim's command-line flags for these inputs."""
+        args = [f"--workload-configuration={self.workload}",
+                f"--system-configuration={self.system}",
+                f"--network-configuration={self.network}",
+                f"--remote-memory-configuration={self.remote_memory}"]
+        if self.comm_groups is not None:
+            args.append(f"--comm-group-configuration={self.comm_groups}")
+        return args
+
+
+def parse_report(output: str) -> SimResult:
+    """Per-NPU figures from ASTRA-sim's log lines (with or without the spdlog prefix)."""
+    figures: dict[int, dict[str, int]] = {}
+    for line in output.splitlines():
+        if match := _FINISHED.search(line):
+            entry = figures.setdefault(int(match[1]), {})
+            entry["finished"], entry["exposed"] = int(match[2]), int(match[3])
+        elif match := _STAT.search(line):
+            figures.setdefault(int(match[1]), {})[_STAT_FIELD[match[2]]] = int(match[3])
+    devices = []
+    for npu in sorted(figures):
+        entry = figures[npu]
+        if "finished" not in entry:
+            continue
+        devices.append(DeviceResult(npu, entry.get("wall", entry["finished"]), entry.get("gpu", 0),
+                                    entry.get("comm", 0), entry["exposed"],
+                                    entry.get("overlap", 0), entry["finished"]))
+    return SimResult(tuple(devices), backend="astra-sim")
+
+
+def run_astra_sim(binary: str | Path, inputs: AstraSimInputs, num_npus: int,
+                  timeout_s: float | None = None) -> SimResult:
+    """Run ``binary`` on ``inputs`` and read its report; every NPU must report."""
+    command = [str(binary), *inputs.arguments()]
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, timeout=timeout_s,
+                              check=False)
+    except FileNotFoundError:
+        raise HespasError(f"{binary}: no such ASTRA-sim binary") from None
+    except PermissionError:
+        raise HespasError(f"{binary}: not executable") from None
+    except subprocess.TimeoutExpired:
+        raise HespasError(f"{binary}: ASTRA-sim did not finish in {timeout_s} s") from None
+    result = parse_report(done.stdout)
+    if done.returncode != 0 or len(result.devices) != num_npus:
+        tail = (done.stderr or done.stdout).strip().splitlines()[-1:] or ["no output"]
+        raise HespasError(f"{binary}: ASTRA-sim exit status {done.returncode}, "
+                          f"{len(result.devices)}/{num_npus} NPUs reported ({tail[0].strip()})")
+    return result

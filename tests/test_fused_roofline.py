@@ -1,0 +1,208 @@
+"""The fusion model and the fused_roofline estimator on small hand-written modules."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+
+from hespas_py.estimate.base import Hardware, get_estimator
+from hespas_py.estimate.fusion import Kind, plan_kernels
+from hespas_py.estimate.hardware import load_hardware, preset_names
+from hespas_py.mlir.reader import load_module
+from hespas_py.split import split
+from hespas_py.split.program import program_ops
+
+MiB = 1 << 20
+#: 512 x 512 f32 = 1 MiB; f16 = 0.5 MiB.
+T = "tensor<512x512xf32>"
+H = "tensor<512x512xf16>"
+
+
+def module(tmp_path: Path, body: str, args: str, results: str, extra: str = "") -> Path:
+    path = tmp_path / "m.mlir"
+    path.write_text(f"module @m attributes {{mhlo.num_replicas = 4 : i32}} {{\n"
+                    f"  func.func public @main({args}) -> ({results}) {{\n{body}\n  }}\n{extra}}}\n")
+    return path
+
+
+def kernels(path: Path):
+    ops, returned = program_ops(load_module(path))
+    return plan_kernels(ops, set(returned))
+
+
+def test_elementwise_chain_is_one_kernel_reading_and_writing_once(tmp_path):
+    path = module(tmp_path, f"""
+    %0 = stablehlo.add %a, %b : {T}
+    %1 = stablehlo.multiply %0, %a : {T}
+    %2 = stablehlo.negate %1 : {T}
+    %3 = stablehlo.convert %2 : ({T}) -> {H}
+    return %3 : {H}""", f"%a: {T}, %b: {T}", H)
+    (k,) = kernels(path)
+    assert k.kind is Kind.LOOP
+    assert k.bytes == 2 * MiB + MiB // 2  # a and b read once, the f16 result written once
+    assert k.flops == 4 * 512 * 512
+
+
+def test_broadcast_and_splat_constant_fuse_for_free(tmp_path):
+    path = module(tmp_path, f"""
+    %c = stablehlo.constant dense<2.0> : tensor<f32>
+    %0 = stablehlo.broadcast_in_dim %c, dims = [] : (tensor<f32>) -> {T}
+    %1 = stablehlo.broadcast_in_dim %v, dims = [1] : (tensor<512xf32>) -> {T}
+    %2 = stablehlo.multiply %a, %0 : {T}
+    %3 = stablehlo.add %2, %1 : {T}
+    return %3 : {T}""", f"%a: {T}, %v: tensor<512xf32>", T)
+    (k,) = kernels(path)
+    assert k.bytes == 2 * MiB + 512 * 4
+
+
+def test_epilogue_fuses_into_dot(tmp_path):
+    path = module(tmp_path, f"""
+    %0 = stablehlo.dot_general %x, %w, contracting_dims = [1] x [0] : ({T}, {T}) -> {T}
+    %1 = stablehlo.broadcast_in_dim %bias, dims = [1] : (tensor<512xf32>) -> {T}
+    %2 = stablehlo.add %0, %1 : {T}
+    %c = stablehlo.constant dense<0.0> : tensor<f32>
+    %3 = stablehlo.broadcast_in_dim %c, dims = [] : (tensor<f32>) -> {T}
+    %4 = stablehlo.maximum %2, %3 : {T}
+    return %4 : {T}""", f"%x: {T}, %w: {T}, %bias: tensor<512xf32>", T)
+    (k,) = kernels(path)
+    assert k.kind is Kind.GEMM
+    assert k.tensor_flops == 2 * 512 ** 3
+    assert k.bytes == 3 * MiB + 512 * 4  # x, w, bias read; only the activation written
+    assert k.gemm_mnk == (512, 512, 512)
+
+
+def test_dot_result_used_twice_is_written_and_read(tmp_path):
+    path = module(tmp_path, f"""
+    %0 = stablehlo.dot_general %x, %w, contracting_dims = [1] x [0] : ({T}, {T}) -> {T}
+    %1 = stablehlo.exponential %0 : {T}
+    %2 = stablehlo.add %0, %1 : {T}
+    return %2 : {T}""", f"%x: {T}, %w: {T}", T)
+    gemm, loop = kernels(path)
+    assert (gemm.kind, loop.kind) == (Kind.GEMM, Kind.LOOP)
+    assert gemm.bytes == 3 * MiB  # x, w read, product written
+    assert loop.bytes == 2 * MiB  # product read once (exp fused), sum written
+
+
+def test_collective_breaks_fusion(tmp_path):
+    path = module(tmp_path, f"""
+    %0 = stablehlo.add %a, %a : {T}
+    %1 = "stablehlo.all_reduce"(%0) <{{replica_groups = dense<[[0, 1, 2, 3]]> : tensor<1x4xi64>}}> ({{
+    ^bb0(%p: tensor<f32>, %q: tensor<f32>):
+      %s = stablehlo.add %p, %q : tensor<f32>
+      stablehlo.return %s : tensor<f32>
+    }}) : ({T}) -> {T}
+    %2 = stablehlo.multiply %1, %1 : {T}
+    return %2 : {T}""", f"%a: {T}", T)
+    before, after = kernels(path)
+    assert before.bytes == after.bytes == 2 * MiB
+    assert [op.short_name for op in before.ops] == ["add"]
+
+
+def test_sibling_reductions_share_one_read(tmp_path):
+    reduce = ("stablehlo.reduce({x} init: %z) applies stablehlo.add across dimensions = [0] : "
+              f"({T}, tensor<f32>) -> tensor<512xf32>")
+    path = module(tmp_path, f"""
+    %z = stablehlo.constant dense<0.0> : tensor<f32>
+    %sq = stablehlo.multiply %a, %a : {T}
+    %0 = {reduce.format(x="%a")}
+    %1 = {reduce.format(x="%sq")}
+    return %0, %1 : tensor<512xf32>, tensor<512xf32>""", f"%a: {T}",
+                  "tensor<512xf32>, tensor<512xf32>")
+    (k,) = kernels(path)
+    assert k.kind is Kind.REDUCTION
+    assert k.bytes == MiB + 2 * 512 * 4
+
+
+def test_mhlo_fusion_is_one_kernel(tmp_path):
+    path = module(tmp_path, f"""
+    %0 = "mhlo.fusion"(%a, %b) ({{
+    ^bb0(%p: {T}, %q: {T}):
+      %s = mhlo.add %p, %q : {T}
+      %t = mhlo.multiply %s, %p : {T}
+      mhlo.return %t : {T}
+    }}) : ({T}, {T}) -> {T}
+    %1 = "mhlo.fusion"(%0) ({{
+    ^bb0(%p: {T}):
+      %s = mhlo.negate %p : {T}
+      mhlo.return %s : {T}
+    }}) : ({T}) -> {T}
+    return %1 : {T}""", f"%a: {T}, %b: {T}", T)
+    first, second = kernels(path)
+    assert first.kind is second.kind is Kind.FUSION
+    assert first.bytes == 3 * MiB and second.bytes == 2 * MiB
+    assert first.flops == 2 * 512 * 512
+
+
+def test_while_repeats_its_body_kernels(tmp_path):
+    path = module(tmp_path, f"""
+    %i0 = stablehlo.constant dense<0> : tensor<i32>
+    %0:2 = stablehlo.while(%i = %i0, %x = %a) : tensor<i32>, {T}
+      cond {{
+        %n = stablehlo.constant dense<5> : tensor<i32>
+        %c = stablehlo.compare LT, %i, %n : (tensor<i32>, tensor<i32>) -> tensor<i1>
+        stablehlo.return %c : tensor<i1>
+      }} do {{
+        %one = stablehlo.constant dense<1> : tensor<i32>
+        %j = stablehlo.add %i, %one : tensor<i32>
+        %y = stablehlo.exponential %x : {T}
+        stablehlo.return %j, %y : tensor<i32>, {T}
+      }}
+    return %0#1 : {T}""", f"%a: {T}", T)
+    body = [k for k in kernels(path) if any(op.short_name == "exponential" for op in k.ops)]
+    assert len(body) == 1 and body[0].count == 5 and body[0].bytes == 2 * MiB
+
+
+HW = Hardware("test", peak_flops=1e12, per_dtype_flops={"f32": 1e12}, memory_bandwidth=1e12,
+              vector_flops=1e12, params={"launch_overhead_s": 5e-6, "memory_efficiency": 0.5,
+                                         "compute_memory_overlap": 1.0})
+
+
+def test_kernel_time_adds_launch_overhead_and_uses_achievable_bandwidth(tmp_path):
+    path = module(tmp_path, f"""
+    %0 = stablehlo.negate %a : {T}
+    return %0 : {T}""", f"%a: {T}", T)
+    estimator = get_estimator("fused_roofline", HW)
+    block = next(b for b in split(load_module(path), "linear_split").blocks if not b.collective)
+    estimate = estimator.estimate(block)
+    # 2 MiB at 0.5 TB/s achievable; compute (0.26 us) fully hidden; 5 us launch.
+    assert estimate.time_s == pytest.approx(5e-6 + 2 * MiB / 0.5e12)
+    assert estimate.flops / (estimate.time_s * estimate.peak_flops) <= 1
+
+
+def test_whole_step_plan_fuses_across_blocks(tmp_path):
+    # exp(a) is consumed only after the all_reduce: fused with the consumer, never stored.
+    path = module(tmp_path, f"""
+    %e = stablehlo.exponential %a : {T}
+    %1 = "stablehlo.all_reduce"(%b) <{{replica_groups = dense<[[0, 1, 2, 3]]> : tensor<1x4xi64>}}> ({{
+    ^bb0(%p: tensor<f32>, %q: tensor<f32>):
+      %s = stablehlo.add %p, %q : tensor<f32>
+      stablehlo.return %s : tensor<f32>
+    }}) : ({T}) -> {T}
+    %2 = stablehlo.multiply %1, %e : {T}
+    return %2 : {T}""", f"%a: {T}, %b: {T}", T)
+    graph = split(load_module(path), "linear_split")
+    compute = [b for b in graph.blocks if not b.collective]
+    alone = get_estimator("fused_roofline", HW)
+    whole = get_estimator("fused_roofline", HW)
+    whole.attach_source(str(path))
+    per_block = [whole.estimate(b) for b in compute]
+    assert sum(e.bytes for e in per_block) == 3 * MiB
+    assert sum(alone.estimate(b).bytes for b in compute) == 5 * MiB
+    assert whole.fingerprint() != alone.fingerprint()
+
+
+def test_every_node_preset_has_a_fused_config_with_sources(repo_dir):
+    for name in preset_names():
+        config = repo_dir / "configs" / "nodes" / name / "fused_roofline" / "config.json"
+        hw = json.loads(config.read_text())["perf_estimator"]["hardware"]
+        roofline = load_hardware(name, "roofline")
+        fused = load_hardware(name, "fused_roofline")
+        assert fused.memory_bandwidth == roofline.memory_bandwidth
+        assert dict(fused.per_dtype_flops) == dict(roofline.per_dtype_flops)
+        for key in ("memory_efficiency", "tensor_efficiency", "launch_overhead_s"):
+            assert 0 < hw[key] <= 1 and hw[f"{key}_source"], (name, key)
+    assert math.isclose(load_hardware("A100_SXM_40GB", "fused_roofline").params[
+        "tensor_efficiency"], 267.9 / 312, rel_tol=1e-3)

@@ -1,0 +1,131 @@
+"""``hespas gen`` / ``hespas_chakra_gen`` / ``hespas trace show`` from the command line."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import pytest
+
+from hespas_py.cli.compat import chakra_gen
+from hespas_py.cli.main import main
+from test_pipeline import HARDWARE, TINY_MLIR
+
+
+def run(entry, argv, capsys, monkeypatch) -> tuple[int, str, str]:
+    monkeypatch.setattr(sys, "argv", ["prog", *argv])
+    with pytest.raises(SystemExit) as info:
+        entry()
+    out, err = capsys.readouterr()
+    return info.value.code, out, err
+
+
+@pytest.fixture
+def tiny(tmp_path):
+    path = tmp_path / "tiny.mlir"
+    path.write_text(TINY_MLIR)
+    return path
+
+
+def write_config(tmp_path, hardware=None, **extra) -> str:
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps({"perf_estimator": {
+        "method": "roofline", "hardware": hardware or HARDWARE}, **extra}))
+    return str(path)
+
+
+def test_chakra_gen_with_hespas_flags_and_json_summary(tmp_path, tiny, capsys, monkeypatch):
+    out = tmp_path / "out"
+    code, stdout, stderr = run(chakra_gen, [
+        write_config(tmp_path), "--mlir_file", str(tiny), "--output", str(out),
+        "--split_fn", "individual_split", "--merge", "--json"], capsys, monkeypatch)
+    assert code == 0
+    summary = json.loads(stdout)
+    assert summary["split"] == {"strategy": "individual_split", "merge": True}
+    assert summary["nodes_per_device"] == {"COMP_NODE": 3, "COMM_COLL_NODE": 1}
+    assert "wrote" in stderr                                # logs go to stderr
+    assert (out / "dev.3.et").is_file()
+
+
+def test_hespas_gen_table_and_trace_show(tmp_path, tiny, capsys, monkeypatch):
+    out = tmp_path / "out"
+    code, stdout, _ = run(main, ["gen", "A100_SXM_40GB", "--mlir_file", str(tiny), "-o", str(out),
+                                 "--split_fn", "linear_split", "--block_lim", "1"],
+                          capsys, monkeypatch)
+    assert code == 0
+    assert "compute estimate" in stdout and "top ops by estimated time" in stdout
+    code, stdout, _ = run(main, ["trace", "show", str(out), "--json"], capsys, monkeypatch)
+    shown = json.loads(stdout)
+    assert code == 0 and shown["ranks"] == 4 and len(shown["traces"]) == 2
+    assert shown["traces"][0]["by_type"] == {"COMP_NODE": 3, "COMM_COLL_NODE": 1}
+    assert shown["module_stats"]["estimator"] == "roofline"
+    code, stdout, _ = run(main, ["trace", "show", str(out / "dev.2.et")], capsys, monkeypatch)
+    assert code == 0 and "ALL_REDUCE" in stdout
+
+
+@pytest.mark.parametrize("config, flags, message", [
+    ({"perf_estimator": {"method": "roofline", "hardware": HARDWARE}, "colour": 1}, [],
+     "unknown key colour"),
+    ({"perf_estimator": {"method": "roofline", "hardware": HARDWARE}, "block_lim": "x"}, [],
+     "block_lim must be an integer"),
+    ({"perf_estimator": {"method": "roofline", "hardware": {**HARDWARE, "peak_flops": -1}}}, [],
+     "peak_flops must be a number > 0"),
+    ({"perf_estimator": {"hardware": HARDWARE}}, [], "missing required key perf_estimator.method"),
+    ({"perf_estimator": {"method": "roofline", "hardware": HARDWARE}}, ["--split_fn", "bogus"],
+     "unknown split strategy 'bogus'"),
+    ({"perf_estimator": {"method": "magic", "hardware": HARDWARE}}, [], "unknown estimator"),
+])
+def test_config_errors_are_one_line_exit_2(tmp_path, tiny, capsys, monkeypatch, config, flags,
+                                           message):
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps(config))
+    code, stdout, stderr = run(chakra_gen, [str(path), "--mlir_file", str(tiny), "--output",
+                                            str(tmp_path / "out"), *flags], capsys, monkeypatch)
+    assert code == 2 and stdout == ""
+    assert stderr.startswith("error: ") and message in stderr
+    assert stderr.count("\n") == 1
+    assert not (tmp_path / "out").exists()
+
+
+def test_input_errors_are_one_line_exit_2(tmp_path, tiny, capsys, monkeypatch):
+    cases = [
+        ([write_config(tmp_path), "--mlir_file", str(tmp_path / "nope.mlir"), "--output",
+          str(tmp_path / "o")], "nope.mlir"),
+        ([write_config(tmp_path), "--mlir_file", str(tiny)], "missing required key output_dir"),
+        (["NO_SUCH_GPU", "--mlir_file", str(tiny), "--output", str(tmp_path / "o")],
+         "NO_SUCH_GPU"),
+        ([write_config(tmp_path), "--mlir_file", str(tiny), "--output", str(tmp_path / "o"),
+          "--num_npus", "8"], "--num_npus 8 does not match"),
+        ([str(tmp_path / "missing.json")], "missing.json"),
+    ]
+    for argv, message in cases:
+        code, stdout, stderr = run(chakra_gen, argv, capsys, monkeypatch)
+        assert (code, stdout) == (2, ""), argv
+        assert stderr.startswith("error: ") and message in stderr and stderr.count("\n") == 1
+    code, _, stderr = run(main, ["trace", "show", str(tmp_path / "none")], capsys, monkeypatch)
+    assert code == 2 and stderr.count("\n") == 1
+
+
+def test_refsim_traces_decode(shared_dir, capsys, monkeypatch):
+    """Every trace of the shared ASTRA-sim cases (other tools' writers) decodes."""
+    cases = sorted((shared_dir / "refsim" / "cases").iterdir())
+    for case in cases:
+        code, stdout, _ = run(main, ["trace", "show", str(case), "--json"], capsys, monkeypatch)
+        assert code == 0, case
+    resnet = shared_dir / "refsim" / "cases" / "resnet50_train_individual_a100_4gpu"
+    code, stdout, _ = run(main, ["trace", "show", str(resnet), "--json"], capsys, monkeypatch)
+    shown = json.loads(stdout)
+    assert shown["traces"][0]["by_type"] == {"COMP_NODE": 1010, "COMM_COLL_NODE": 375}
+    assert shown["traces"][0]["collectives"]["ALL_REDUCE"] == {"count": 375, "bytes": 102865576}
+
+
+def test_system_config_simulates_after_generating(shared_dir, tmp_path, tiny, capsys, monkeypatch):
+    machine = shared_dir / "refsim" / "cases" / "coll_allreduce_1MiB_ring4"      # 4 NPUs
+    code, stdout, _ = run(chakra_gen, [
+        write_config(tmp_path), "--mlir_file", str(tiny), "--output", str(tmp_path / "out"),
+        "--system-config", str(machine), "--json"], capsys, monkeypatch)
+    assert code == 0
+    simulation = json.loads(stdout)["simulation"]
+    assert [d["id"] for d in simulation["devices"]] == [0, 1, 2, 3]
+    compute_us = json.loads(stdout)["compute_estimate_s"] * 1e6
+    assert simulation["step_time_s"] * 1e6 > compute_us        # plus the all-reduce
