@@ -208,6 +208,7 @@ def _estimator(config: GenConfig):
 
 def _estimate_all(graph, estimator, progress: ProgressHook | None) -> list:
     compute = sum(not b.collective for b in graph.blocks)
+    estimator.prepare(graph)
     estimates: list = []
     done = 0
     for block in graph.blocks:

@@ -12,20 +12,20 @@ from hespas_py.errors import HespasError
 from hespas_py.estimate import Estimate, Estimator, Hardware, get_estimator
 from hespas_py.estimate.cache import CachedEstimator, canonical_block_text
 from hespas_py.mlir.ops import Op
-from hespas_py.split.blocks import Block
+from hespas_py.split.blocks import Block, BlockGraph
 from test_estimate_costs import T, make_op, scalar_region
 
 HW = Hardware(name="hw", peak_flops=1e13, memory_bandwidth=1e12, vector_flops=1e13,
               per_dtype_flops={"f32": 1e13})
 
 
-def chain(first_id: int, size: int = 16) -> Block:
+def chain(first_id: int, size: int = 16, block_id: int = 0) -> Block:
     """add -> reduce over fixed SSA ids starting at ``first_id``."""
     x, y = first_id, first_id + 1
     add = Op("stablehlo.add", (first_id + 2,), (x, y), (T([size]),), (T([size]), T([size])))
     red = Op("stablehlo.reduce", (first_id + 4,), (first_id + 2, first_id + 3), (T([]),),
              (T([size]), T([])), {"dimensions": (0,)}, (scalar_region("stablehlo.add"),))
-    return Block(id=0, ops=(add, red), deps=(), collective=False,
+    return Block(id=block_id, ops=(add, red), deps=(), collective=False,
                  inputs=(T([size]), T([size])), outputs=(T([]),))
 
 
@@ -46,8 +46,8 @@ class Counting(Estimator):
     def fingerprint(self) -> str:
         return self.inner.fingerprint()
 
-    def attach_source(self, path: str) -> None:
-        self.source = path
+    def prepare(self, graph: BlockGraph) -> None:
+        self.prepared = graph
 
 
 def test_identical_blocks_hash_equal_wherever_they_sit() -> None:
@@ -159,7 +159,16 @@ def test_fallback_and_notes_survive_the_round_trip(tmp_path: Path) -> None:
     assert loaded.fallback_ops == ("foo.bar",) and loaded.notes
 
 
-def test_source_reaches_the_inner_estimator(tmp_path: Path) -> None:
+def test_prepare_reaches_the_inner_estimator(tmp_path: Path) -> None:
     inner = Counting(HW)
-    CachedEstimator(inner, tmp_path).attach_source("step.mlir")
-    assert inner.source == "step.mlir"
+    graph = BlockGraph(blocks=(chain(3),), num_devices=1, source="step.mlir")
+    CachedEstimator(inner, tmp_path).prepare(graph)
+    assert inner.prepared is graph
+
+
+def test_context_dependent_estimators_key_on_the_block_place(tmp_path: Path) -> None:
+    a, b = chain(10, block_id=1), chain(5000, block_id=2)
+    fused = CachedEstimator(get_estimator("fused_roofline", HW), tmp_path)
+    assert fused.key(a) != fused.key(b)
+    plain = CachedEstimator(get_estimator("roofline", HW), tmp_path)
+    assert plain.key(a) == plain.key(b)

@@ -187,7 +187,7 @@ def test_whole_step_plan_fuses_across_blocks(tmp_path):
     compute = [b for b in graph.blocks if not b.collective]
     alone = get_estimator("fused_roofline", HW)
     whole = get_estimator("fused_roofline", HW)
-    whole.attach_source(str(path))
+    whole.prepare(graph)
     per_block = [whole.estimate(b) for b in compute]
     assert sum(e.bytes for e in per_block) == 3 * MiB
     assert sum(alone.estimate(b).bytes for b in compute) == 5 * MiB

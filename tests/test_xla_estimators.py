@@ -45,8 +45,12 @@ def source(tmp_path):
     return path
 
 
+def step(path):
+    return split(load_module(path), "linear_split")
+
+
 def compute_blocks(path):
-    return [b for b in split(load_module(path), "linear_split").blocks if not b.collective]
+    return [b for b in step(path).blocks if not b.collective]
 
 
 def test_extracted_block_parses_with_the_block_signature(source):
@@ -67,7 +71,7 @@ def test_extracted_block_parses_with_the_block_signature(source):
 
 def test_xla_cost_counts_2mnk_for_a_dot(source):
     estimator = get_estimator("xla_cost", HW)
-    estimator.attach_source(str(source))
+    estimator.prepare(step(source))
     analysis = estimator.analysis(compute_blocks(source)[0])
     dot_flops = 2 * 64 * 16 * 32
     assert dot_flops <= analysis["flops"] <= dot_flops + 3 * 64 * 16
@@ -78,7 +82,7 @@ def test_xla_cost_counts_2mnk_for_a_dot(source):
 
 def test_xla_profile_times_a_block(source):
     estimator = get_estimator("xla_profile", HW)
-    estimator.attach_source(str(source))
+    estimator.prepare(step(source))
     estimate = estimator.estimate(compute_blocks(source)[0])
     assert math.isfinite(estimate.time_s) and 0 < estimate.time_s < 1
     assert not estimate.notes

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Mapping
 
 from hespas_py.errors import HespasError
-from hespas_py.split.blocks import Block
+from hespas_py.split.blocks import Block, BlockGraph
 
 
 @dataclass(frozen=True)
@@ -119,11 +119,16 @@ class Estimator(ABC):
     def estimate(self, block: Block) -> Estimate:
         """Cost one compute block."""
 
-    def attach_source(self, path: str) -> None:
-        """Name the module file the blocks come from, before the first `estimate`.
+    #: True when a block's estimate depends on the rest of the step seen by `prepare` (not only
+    #: on the block's own text); caches then key on the block's place in the step too.
+    context_dependent: ClassVar[bool] = False
 
-        Estimators that hand blocks to XLA (``xla_cost``, ``xla_profile``) re-read it to cut each
-        block out as a module of its own; the others need nothing and ignore it.
+    def prepare(self, graph: BlockGraph) -> None:
+        """See the whole step once, before the first `estimate` of its blocks.
+
+        Estimators that plan across blocks (``fused_roofline``: XLA fuses over the step's whole
+        dataflow) or hand blocks to XLA (``xla_cost``, ``xla_profile``: they cut each block out of
+        ``graph.source``) use it; the others ignore it.
         """
 
     def fingerprint(self) -> str:

@@ -32,7 +32,7 @@ from typing import Any
 from hespas_py.errors import HespasError
 from hespas_py.estimate.base import Estimate, Estimator, OpCost
 from hespas_py.mlir.ops import Op, Region, TensorType
-from hespas_py.split.blocks import Block
+from hespas_py.split.blocks import Block, BlockGraph
 
 #: Bumped when the entry layout changes; part of every key.
 FORMAT_VERSION = 1
@@ -160,12 +160,16 @@ class CachedEstimator(Estimator):
     def fingerprint(self) -> str:
         return self.inner.fingerprint()
 
-    def attach_source(self, path: str) -> None:
-        self.inner.attach_source(path)
+    def prepare(self, graph: BlockGraph) -> None:
+        self.inner.prepare(graph)
+        # The inner fingerprint may now name the step (context-dependent estimators).
+        self._salt = f"v{FORMAT_VERSION}\n{self.inner.fingerprint()}\n"
 
     def key(self, block: Block) -> str:
-        """The block's cache key (hex sha256)."""
-        return _checksum(self._salt + canonical_block_text(block))
+        """The block's cache key (hex sha256): its canonical text, plus its id in the step when
+        the inner estimator's answer depends on the rest of the step."""
+        place = f"block {block.id}\n" if self.inner.context_dependent else ""
+        return _checksum(self._salt + place + canonical_block_text(block))
 
     def path(self, key: str) -> Path:
         """Where the entry for ``key`` lives."""

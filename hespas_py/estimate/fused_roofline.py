@@ -24,26 +24,25 @@ Missing params take the defaults in `DEFAULTS` (XLA's own constants where it has
 
 Whole-step fusion. XLA fuses over the dataflow graph of the whole step, not over program order: a
 forward op is fused into the backward kernel that consumes it however many collectives lie
-between them in the text. When `attach_source` names the module file, the kernels are planned once
-over the whole per-device program (`split.program.program_ops`, the sequence every splitter
-cuts) and each kernel's time is charged to the block holding its last op (the kernel cannot run
-before that block's inputs exist); a block then costs the kernels charged to it. Blocks from
-elsewhere, or with no source attached, are planned on their own (fusion stays inside the block).
-The source file's digest is part of the fingerprint, so cached estimates never mix contexts.
+between them in the text. `prepare` plans the kernels once over the whole step (every block's ops,
+in program order; a collective is never inside a kernel) and charges each kernel's time to the
+block holding its last op (the kernel cannot run before that block's inputs exist); a block then
+costs the kernels charged to it. Blocks `prepare` did not see are planned on their own (fusion
+stays inside the block). Estimates thus depend on the step, so the estimator is
+``context_dependent`` and its fingerprint names the step.
 """
 
 from __future__ import annotations
 
 import hashlib
 import math
-from pathlib import Path
 from typing import ClassVar, Hashable, Mapping
 
 from hespas_py.estimate.base import Estimate, Hardware, OpCost, register
 from hespas_py.estimate.fusion import Kernel, block_outputs, plan_kernels
 from hespas_py.estimate.roofline import Roofline
 from hespas_py.mlir.ops import Op
-from hespas_py.split.blocks import Block
+from hespas_py.split.blocks import Block, BlockGraph
 
 #: Defaults of the numeric params.
 DEFAULTS: Mapping[str, float] = {
@@ -68,6 +67,7 @@ class FusedRoofline(Roofline):
     """Roofline over the kernels XLA's GPU fusion would form, with achievable rates."""
 
     name = "fused_roofline"
+    context_dependent = True
     param_types: ClassVar[Mapping[str, type]] = {
         **Roofline.param_types,
         **{p: float for p in _NUMERIC_PARAMS},
@@ -86,28 +86,28 @@ class FusedRoofline(Roofline):
         self.overlap = float(params["compute_memory_overlap"])
         self.cores = int(params["num_cores"])
         self.tile = int(params["gemm_tile"])
-        self.source_digest = ""
+        self.step_digest = ""
         #: op key -> kernels charged to the block holding that op (whole-step plan).
         self.charged: dict[Hashable, list[Kernel]] = {}
         self.planned_ops: set[Hashable] = set()
 
-    def attach_source(self, path: str) -> None:
-        from hespas_py.mlir.reader import load_module
-        from hespas_py.split.program import program_ops
-
-        self.source_digest = hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
-        ops, returned = program_ops(load_module(path))
+    def prepare(self, graph: BlockGraph) -> None:
+        ops = [op for block in graph.blocks for op in block.ops]
         position = {_op_key(op): i for i, op in enumerate(ops)}
+        digest = hashlib.sha256(graph.source.encode())
+        for block in graph.blocks:
+            digest.update(repr([_op_key(op) for op in block.ops]).encode())
+        self.step_digest = digest.hexdigest()[:16]
         self.planned_ops = set(position)
         self.charged = {}
-        for kernel in plan_kernels(ops, set(returned)):
+        for kernel in plan_kernels(ops, graph.returned):
             last = max((op for op in kernel.anchors if _op_key(op) in position),
                        key=lambda op: position[_op_key(op)], default=None)
             if last is not None:
                 self.charged.setdefault(_op_key(last), []).append(kernel)
 
     def fingerprint(self) -> str:
-        return f"{super().fingerprint()}:{self.source_digest}"
+        return f"{super().fingerprint()}:{self.step_digest}"
 
     def wave_efficiency(self, mnk: tuple[int, int, int] | None) -> float:
         """Fraction of the cores busy over a dot/convolution's waves of output tiles."""

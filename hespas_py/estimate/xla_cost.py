@@ -7,9 +7,8 @@ of the unfused module; the time is ``max(compute, bytes / memory_bandwidth)`` wh
 split between the tensor unit (at the per-dtype peak) and the vector unit in the proportions
 `costs.op_work` gives the block's ops (XLA reports one total).
 
-`XlaBlockEstimator` is the shared base of the estimators that hand blocks to XLA: it needs
-`Estimator.attach_source` to be called with the block's module file first. A block XLA cannot
-take (no source attached, an op XLA:CPU does not know, ...) is costed by the roofline estimator
+`XlaBlockEstimator` is the shared base of the estimators that hand blocks to XLA: `prepare` must
+see the block graph first (blocks are cut from its source module). A block XLA cannot take (no source attached, an op XLA:CPU does not know, ...) is costed by the roofline estimator
 instead, and its rows carry a note saying why.
 """
 
@@ -25,7 +24,7 @@ from hespas_py.estimate.costs import op_work
 from hespas_py.estimate.roofline import Roofline
 from hespas_py.mlir.bindings import ir
 from hespas_py.mlir.extract import BlockExtractor
-from hespas_py.split.blocks import Block
+from hespas_py.split.blocks import Block, BlockGraph
 
 
 @functools.lru_cache(maxsize=4)
@@ -63,8 +62,8 @@ class XlaBlockEstimator(Roofline):
         super().__init__(hardware)
         self.source: str | None = None
 
-    def attach_source(self, path: str) -> None:
-        self.source = str(path)
+    def prepare(self, graph: BlockGraph) -> None:
+        self.source = graph.source or None
 
     def block_module(self, block: Block) -> ir.Module:
         """The block as a standalone StableHLO module (live; its text is ``str()`` of it)."""

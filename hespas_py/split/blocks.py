@@ -56,8 +56,10 @@ class BlockGraph:
         blocks: every block; ``blocks[i].id == i``.
         num_devices: devices the step runs on (replicas x partitions of the module).
         source: the module file the blocks came from (for messages and stats).
+        returned: SSA ids of the values the step returns (written to memory at its end).
     """
 
     blocks: tuple[Block, ...]
     num_devices: int
     source: str = ""
+    returned: frozenset[int] = frozenset()

@@ -171,4 +171,5 @@ def build_graph(program: Program, groups: Sequence[Sequence[int]]) -> BlockGraph
             id=block_id, ops=block_ops, deps=tuple(deps),
             collective=len(group) == 1 and program.collective[group[0]],
             inputs=tuple(types), outputs=tuple(outputs)))
-    return BlockGraph(blocks=tuple(blocks), num_devices=program.num_devices, source=program.source)
+    return BlockGraph(blocks=tuple(blocks), num_devices=program.num_devices, source=program.source,
+                      returned=program.returned)
