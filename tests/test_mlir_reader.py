@@ -299,3 +299,10 @@ def test_unreadable_files(tmp_path: Path, content: bytes, message: str) -> None:
     path.write_bytes(content)
     with pytest.raises(HespasError, match=message):
         load_module(path)
+
+
+def test_value_key_collisions_fall_back_to_exact_keys(monkeypatch: pytest.MonkeyPatch) -> None:
+    expected = load_module(DATA / "control_flow.mlir")
+    # Every value hashing alike forces the second, exact-key walk; the result must not change.
+    monkeypatch.setattr("hespas_py.mlir.reader.hash", lambda value: 0, raising=False)
+    assert load_module(DATA / "control_flow.mlir").functions == expected.functions

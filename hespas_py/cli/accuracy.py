@@ -175,6 +175,10 @@ def plan_cases(rows: Iterable[Measured], folders: Iterable[Path],
     return cases, skipped
 
 
+class DeviceCountMismatch(HespasError):
+    """The workload runs on another number of devices than the row's system has."""
+
+
 def predict(case: Case, estimator: str) -> float:
     """Simulated step time of ``case`` with ``estimator`` (seconds)."""
     from hespas_py.estimate.hardware import load_hardware
@@ -190,8 +194,8 @@ def predict(case: Case, estimator: str) -> float:
             hardware=load_hardware(case.node, estimator), method=estimator,
             split_strategy="linear_split", block_lim=_NO_LIMIT))
         if result.layout.num_devices != setup.network.num_npus:
-            raise HespasError(f"{case.workload_file}: {result.layout.num_devices} devices, but "
-                              f"{case.system_dir.name} has {setup.network.num_npus} NPUs")
+            raise DeviceCountMismatch(f"{case.workload_file.name} runs on {result.layout.num_devices} devices, "
+                                      f"{case.system_dir.name} has {setup.network.num_npus} NPUs")
         sim = simulate(out / "dev", setup.system, setup.network,
                        comm_groups=out / "comm_group.json")
     return max(d.wall_time_ns for d in sim.devices) * 1e-9
@@ -287,7 +291,14 @@ def accuracy(
     cases, skipped = plan_cases(read_measured(measured), folders, systems)
     if not cases:
         raise HespasError("no measured row has a workload and presets to reproduce it")
-    results = [Result(case, name, predict(case, name)) for name in names for case in cases]
+    results = []
+    for case in cases:
+        try:
+            results.extend(Result(case, name, predict(case, name)) for name in names)
+        except DeviceCountMismatch as exc:
+            skipped.append(f"{case.measured.system} {case.measured.workload}: {exc}")
+    if not results:
+        raise HespasError("no measured row has a workload that runs on its system")
     trends = {name: trend_error([r for r in results if r.estimator == name]) for name in names}
     if plot is not None:
         _plot(results, plot)
