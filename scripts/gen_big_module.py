@@ -32,7 +32,8 @@ def _layer(i: int, x: str) -> tuple[list[str], str, int]:
         f"%z{i} = stablehlo.constant dense<0.000000e+00> : tensor<f32>",
         f"%r{i} = stablehlo.reduce(%f{i} init: %z{i}) applies stablehlo.add across dimensions = [1] "
         f": ({_T}, tensor<f32>) -> tensor<64xf32>",
-        f'%g{i} = "stablehlo.all_reduce"(%r{i}) <{{replica_groups = dense<[[0, 1, 2, 3]]> : tensor<1x4xi64>}}> ({{',
+        f'%g{i} = "stablehlo.all_reduce"(%r{i}) '
+        "<{replica_groups = dense<[[0, 1, 2, 3]]> : tensor<1x4xi64>}> ({",
         "^bb0(%p: tensor<f32>, %q: tensor<f32>):",
         "  %s = stablehlo.add %p, %q : tensor<f32>",
         "  stablehlo.return %s : tensor<f32>",

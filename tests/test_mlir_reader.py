@@ -84,6 +84,15 @@ def test_groups_over_axes_orders_groups_and_members() -> None:
     assert groups_over_axes(mesh, []) == tuple((d,) for d in range(6))
 
 
+def test_unknown_mesh_axis_is_bad_input(tmp_path: Path) -> None:
+    path = tmp_path / "axis.mlir"
+    path.write_text((DATA / "collectives.mlir").read_text().replace(
+        'mesh = @mesh, axes = [#stablehlo.axis_ref<name = "x">]', 'mesh = @mesh, axes = [#stablehlo.axis_ref<name = "z">]'
+    ))
+    with pytest.raises(HespasError, match=r"axis\.mlir: stablehlo\.all_reduce: cannot read replica_groups: no mesh axis 'z'"):
+        load_module(path)
+
+
 def test_all_to_all_and_collective_permute(collectives: Module) -> None:
     all_to_all, permute = collectives.ops[5], collectives.ops[6]
     assert all_to_all.attrs == {

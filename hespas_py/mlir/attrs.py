@@ -191,6 +191,10 @@ _COLLECTIVE_OPS = frozenset(f"{dialect}.{name}" for dialect in ("stablehlo", "mh
 OPS_WITH_ATTRIBUTES = frozenset(_OP_SPECS)
 
 
+class UnreadableAttribute(ValueError):
+    """An attribute the reader needs is malformed (e.g. replica groups over an unknown mesh)."""
+
+
 class AttributeReader:
     """Reads the attributes of one module's ops, converting each distinct attribute once.
 
@@ -212,9 +216,11 @@ class AttributeReader:
                 continue
             value = memo.get((convert, attr), memo)
             if value is memo:
-                value = memo[(convert, attr)] = (
-                    convert(attr, self._meshes) if convert is _replica_groups else convert(attr)
-                )
+                try:
+                    value = convert(attr, self._meshes) if convert is _replica_groups else convert(attr)
+                except (KeyError, TypeError, ValueError) as error:
+                    raise UnreadableAttribute(f"{op_name}: cannot read {name}: {error}") from None
+                memo[(convert, attr)] = value
             if value is not None:
                 values[key] = value
         if op_name in _COLLECTIVE_OPS:

@@ -62,7 +62,9 @@ def _count(start: int, limit: int, step: int, relation: str) -> int | None:
     return None
 
 
-def _invariant(value: int, operands: tuple[int, ...], cond: Region, body: Region, defs: Definitions) -> int | None:
+def _invariant(
+    value: int, operands: tuple[int, ...], cond: Region, body: Region, defs: Definitions
+) -> int | None:
     """A constant, or a loop-carried value that never changes and starts as a constant."""
     if value in cond.args:
         j = cond.args.index(value)

@@ -48,7 +48,8 @@ def mesh_axes_groups(attr: ir.Attribute, meshes: dict[str, Mesh]) -> tuple[tuple
     """The explicit groups of a ``#stablehlo.replica_group_mesh_axes`` attribute.
 
     Its mesh is either inline (``#stablehlo.mesh<...>``) or a reference to an ``sdy.mesh``
-    symbol. Raises `KeyError` naming the symbol when the reference is unknown.
+    symbol (the MLIR verifier has checked that the symbol exists). Raises `ValueError` for an
+    axis the mesh does not have.
     """
     groups_attr = stablehlo.ReplicaGroupMeshAxesAttr(attr)
     mesh_attr = groups_attr.mesh
@@ -94,7 +95,7 @@ def groups_over_axes(mesh: Mesh, refs: list[tuple[str, int, int]]) -> tuple[tupl
     factors = []
     for name, pre, size in refs:
         if name not in size_of:
-            raise KeyError(name)
+            raise ValueError(f"no mesh axis {name!r} in {[axis for axis, _ in mesh.axes]}")
         if size == 0:
             factors.append((stride[name], size_of[name]))
         else:

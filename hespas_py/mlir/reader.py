@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from hespas_py.errors import HespasError
-from hespas_py.mlir.attrs import OPS_WITH_ATTRIBUTES, AttributeReader
+from hespas_py.mlir.attrs import OPS_WITH_ATTRIBUTES, AttributeReader, UnreadableAttribute
 from hespas_py.mlir.bindings import ir, mhlo, stablehlo
 from hespas_py.mlir.loops import TRACKED, trip_count
 from hespas_py.mlir.meshes import Mesh, read_meshes
@@ -92,6 +92,8 @@ class _OpKind:
     @classmethod
     def of(cls, name: str, may_have_regions: bool) -> "_OpKind":
         return cls(name, name in OPS_WITH_ATTRIBUTES, name in TRACKED, may_have_regions)
+
+
 _WHILE = frozenset({"stablehlo.while", "mhlo.while"})
 _TOKEN = TensorType((), "token")
 
@@ -124,13 +126,13 @@ def _load(path: str | Path) -> Module:
         print(f"warning: {warning}", file=sys.stderr)
     name = str(path)
     module = parsed.module
+    meshes = read_meshes(module)
     try:
-        meshes = read_meshes(module)
-    except (KeyError, TypeError, ValueError) as error:
-        raise HespasError(f"{name}: unreadable sdy.mesh: {error}") from None
-    functions = _FunctionReader(name, module, meshes, hash).read_all()
-    if functions is None:  # two values hashed alike: number them by the values themselves
-        functions = _FunctionReader(name, module, meshes, _same).read_all()
+        functions = _FunctionReader(name, module, meshes, hash).read_all()
+        if functions is None:  # two values hashed alike: number them by the values themselves
+            functions = _FunctionReader(name, module, meshes, _same).read_all()
+    except UnreadableAttribute as error:
+        raise HespasError(f"{name}: {error}") from None
     attributes = module.operation.attributes
     return Module(
         path=name,
@@ -263,7 +265,8 @@ class _FunctionReader:
         view_class = type(view)
         if view_class is ir.OpView:  # no generated class (e.g. an unregistered op): no caching
             return _OpKind.of(view.operation.name, True)
-        kind = self._kinds[view_class] = _OpKind.of(view.operation.name, view_class._ODS_REGIONS != (0, True))
+        may_have_regions = getattr(view_class, "_ODS_REGIONS", None) != (0, True)
+        kind = self._kinds[view_class] = _OpKind.of(view.operation.name, may_have_regions)
         return kind
 
     def _block(self, block: ir.Block) -> tuple[tuple[int, ...], tuple[TensorType, ...], tuple[Op, ...]]:

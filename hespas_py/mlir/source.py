@@ -82,7 +82,9 @@ def parse_file(path: str | Path) -> ParsedModule:
         try:
             module = stablehlo.deserialize_portable_artifact(context, data)
         except (ir.MLIRError, RuntimeError, ValueError) as error:
-            raise HespasError(f"{name}: cannot deserialize the VHLO portable artifact: {_one_line(error)}") from None
+            raise HespasError(
+                f"{name}: cannot deserialize the VHLO portable artifact: {_one_line(error)}"
+            ) from None
     return ParsedModule(module, context, warnings)
 
 

@@ -49,7 +49,7 @@ CONFIGS = {
     "200m": Config(vocab=128256, embed=768, heads=6, kv_heads=6, head_dim=128, layers=12, mlp=2688),
     "500m": Config(vocab=128256, embed=1280, heads=10, kv_heads=10, head_dim=128, layers=14, mlp=4480),
     "1b": Config(vocab=128256, embed=2048, heads=32, kv_heads=8, head_dim=64, layers=16, mlp=8192),
-    "2b": Config(vocab=128256, embed=2560, heads=20, kv_heads=8, head_dim=128, layers=20, mlp=8192),
+    "2b": Config(vocab=128256, embed=2560, heads=20, kv_heads=4, head_dim=128, layers=20, mlp=8192),
     "3b": Config(vocab=128256, embed=3072, heads=24, kv_heads=8, head_dim=128, layers=28, mlp=8192),
 }
 DEVICES = 4
