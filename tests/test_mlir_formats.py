@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from hespas_py.errors import HespasError
 from hespas_py.mlir.analyze import histogram
 from hespas_py.mlir.bindings import ir, make_context
 from hespas_py.mlir.ops import Module
@@ -31,6 +32,19 @@ def test_bytecode_reads_like_its_text(tmp_path: Path) -> None:
     assert from_bytecode.functions == from_text.functions
     assert from_bytecode.mesh == from_text.mesh and from_bytecode.num_partitions == 8
 
+
+
+def test_gzip_text_and_bytecode_read_like_plain(tmp_path: Path) -> None:
+    import gzip
+
+    text_path = DATA / "collectives.mlir"
+    gz = tmp_path / "collectives.mlir.gz"
+    gz.write_bytes(gzip.compress(text_path.read_bytes()))
+    assert load_module(gz).functions == load_module(text_path).functions
+    broken = tmp_path / "broken.mlir.gz"
+    broken.write_bytes(gzip.compress(text_path.read_bytes())[:40])
+    with pytest.raises(HespasError, match="broken.mlir.gz: corrupt gzip stream"):
+        load_module(broken)
 
 @pytest.fixture(scope="module")
 def jax_export_artifact(tmp_path_factory: pytest.TempPathFactory) -> Path:

@@ -5,8 +5,6 @@ from __future__ import annotations
 import sys
 from typing import Callable, NoReturn
 
-import click
-
 from hespas_py.errors import HespasError
 
 EXIT_BAD_INPUT = 2
@@ -19,18 +17,15 @@ def fail(message: str) -> NoReturn:
 
 
 def run_guarded(entry: Callable[[], object]) -> None:
-    """Run a click/typer entry in non-standalone mode, turning bad input into one line."""
+    """Run a command-line entry, turning bad input into one line and exit code 2.
+
+    Typer/click apps run in their standalone mode, so usage errors are reported by click itself
+    (usage line, exit 2); only `HespasError` and an interrupt are handled here.
+    """
     try:
         result = entry()
     except HespasError as exc:
         fail(str(exc))
-    except click.exceptions.Exit as exc:
-        raise SystemExit(exc.exit_code) from None
-    except click.exceptions.Abort:
-        fail("aborted")
-    except click.ClickException as exc:
-        exc.show()
-        raise SystemExit(exc.exit_code) from None
     except KeyboardInterrupt:
         fail("interrupted")
     raise SystemExit(result if isinstance(result, int) else 0)

@@ -1,6 +1,7 @@
 """Turn a file into a live MLIR module in StableHLO form: text, MLIR bytecode or a VHLO artifact.
 
-The format is told from the bytes: MLIR bytecode starts with the magic ``ML\\xefR``; a bytecode
+The format is told from the bytes: a gzip stream (``.mlir.gz``, as the shipped workloads are) is
+decompressed first; MLIR bytecode starts with the magic ``ML\\xefR``; a bytecode
 module whose ops are in the versioned ``vhlo`` dialect is a portable artifact (what
 ``jax.export`` serializes as ``Exported.mlir_module_serialized``) and is deserialized back to
 StableHLO. Anything else must be UTF-8 MLIR text.
@@ -11,7 +12,9 @@ is parsed a second time with unregistered dialects allowed; the caller gets a wa
 
 from __future__ import annotations
 
+import gzip
 import re
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -19,6 +22,7 @@ from hespas_py.errors import HespasError
 from hespas_py.mlir.bindings import ir, make_context, stablehlo
 
 BYTECODE_MAGIC = b"ML\xefR"
+GZIP_MAGIC = b"\x1f\x8b"
 # What MLIR says when it meets a dialect it was not given (ops, attributes and types).
 _UNREGISTERED = ("unregistered dialect", "Dialect `", "is unknown", "allowUnregisteredDialects")
 _DIALECT_IN_MESSAGE = re.compile(r"Dialect `(\w+)'|#\"(\w+)\"|!\"(\w+)\"|custom op '(\w+)\.")
@@ -50,6 +54,11 @@ def parse_file(path: str | Path) -> ParsedModule:
         raise HespasError(f"{name}: is a directory, not an MLIR file") from None
     except OSError as exc:
         raise HespasError(f"{name}: cannot read: {exc.strerror}") from None
+    if data.startswith(GZIP_MAGIC):
+        try:
+            data = gzip.decompress(data)
+        except (OSError, EOFError, zlib.error) as exc:
+            raise HespasError(f"{name}: corrupt gzip stream ({exc})") from None
     if data.startswith(BYTECODE_MAGIC):
         source: str | bytes = data
     else:
