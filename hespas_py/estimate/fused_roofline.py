@@ -12,14 +12,17 @@ with *achievable* rather than peak rates:
 - ``compute`` = tensor-unit FLOPs / (per-dtype peak * ``tensor_efficiency`` * wave quantization)
   + vector FLOPs / (``vector_flops`` * ``vector_efficiency``). Wave quantization: a dot or
   convolution with output M x N runs ceil(M/tile) * ceil(N/tile) tiles (split along K when that
-  is too few to fill the chip, as cuBLAS/cuDNN split-K kernels do) on ``num_cores`` cores, so
+  is too few to fill the chip, as cuBLAS/cuDNN split-K kernels do, with the split count the
+  autotuner would pick: the one that idles the fewest cores) on ``num_cores`` cores, so
   the last partial wave idles cores (XLA's ``gpu_dot_fusion_cost_model``);
   ``num_cores = 0`` turns it off.
 
 Params read from ``Hardware.params`` (each preset's values, with their public sources in a
 ``<param>_source`` string next to them, are in ``configs/nodes/<HW>/fused_roofline``):
 ``launch_overhead_s``, ``memory_efficiency``, ``tensor_efficiency``, ``vector_efficiency``,
-``compute_memory_overlap``, ``num_cores``, ``gemm_tile``, plus roofline's ``f32_matmul_as_tf32``.
+``compute_memory_overlap``, ``num_cores``, ``gemm_tile``, ``conv_channel_padding`` (time f16
+convolutions with the channels XLA pads them to for tensor cores, `fusion.conv_channel_padding`;
+XLA does this on CUDA GPUs from Volta on), plus roofline's ``f32_matmul_as_tf32``.
 Missing params take the defaults in `DEFAULTS` (XLA's own constants where it has one).
 
 Whole-step fusion. XLA fuses over the dataflow graph of the whole step, not over program order: a
@@ -73,7 +76,8 @@ class FusedRoofline(Roofline):
         **{p: float for p in _NUMERIC_PARAMS},
         "num_cores": int,
         "gemm_tile": int,
-        **{f"{p}_source": str for p in (*_NUMERIC_PARAMS, "num_cores")},
+        "conv_channel_padding": bool,
+        **{f"{p}_source": str for p in (*_NUMERIC_PARAMS, "num_cores", "conv_channel_padding")},
     }
 
     def __init__(self, hardware: Hardware) -> None:
@@ -86,6 +90,7 @@ class FusedRoofline(Roofline):
         self.overlap = float(params["compute_memory_overlap"])
         self.cores = int(params["num_cores"])
         self.tile = int(params["gemm_tile"])
+        self.conv_padding = bool(hardware.params.get("conv_channel_padding", False))
         self.step_digest = ""
         #: op key -> kernels charged to the block holding that op (whole-step plan).
         self.charged: dict[Hashable, list[Kernel]] = {}
@@ -115,10 +120,10 @@ class FusedRoofline(Roofline):
             return 1.0
         m, n, k = mnk
         tiles = math.ceil(m / self.tile) * math.ceil(n / self.tile)
+        most_splits = 1
         if tiles < self.cores:
-            tiles *= max(1, min(k // _MIN_SPLIT_K, math.ceil(self.cores / tiles)))
-        waves = math.ceil(tiles / self.cores)
-        return tiles / (waves * self.cores)
+            most_splits = max(1, min(k // _MIN_SPLIT_K, math.ceil(self.cores / tiles)))
+        return max(_busy_fraction(tiles * s, self.cores) for s in range(1, most_splits + 1))
 
     def kernel_cost(self, kernel: Kernel) -> tuple[float, str, tuple[str, ...]]:
         """(seconds per launch, dtype of its compute rate, notes) of ``kernel``."""
@@ -129,7 +134,8 @@ class FusedRoofline(Roofline):
             rate, dtype, note = self.rate("tensor", kernel.tensor_dtype)
             if note:
                 notes[note] = None
-            compute_s += kernel.tensor_flops / (
+            padding = kernel.channel_padding if self.conv_padding else 1.0
+            compute_s += kernel.tensor_flops * padding / (
                 rate * self.tensor_eff * self.wave_efficiency(kernel.gemm_mnk))
         memory_s = kernel.bytes / self.bandwidth
         time_s = (self.launch_s + compute_s + memory_s
@@ -155,6 +161,11 @@ class FusedRoofline(Roofline):
         if self.planned_ops and all(k in self.planned_ops for k in keys):
             return self.estimate_kernels([k for key in keys for k in self.charged.get(key, ())])
         return self.estimate_kernels(plan_kernels(block.ops, block_outputs(block)))
+
+
+def _busy_fraction(ctas: int, cores: int) -> float:
+    """Fraction of core-time busy when ``ctas`` equal work items run in waves on ``cores``."""
+    return ctas / (math.ceil(ctas / cores) * cores)
 
 
 def _op_key(op: Op) -> Hashable:

@@ -12,9 +12,14 @@ consumes it. The rules follow XLA's GPU fusion passes (``instruction_fusion``/``
   several consumers is duplicated into each of them (recomputed) unless it is expensive (a
   transcendental, ``reduce_window``, ``gather``, ...), which XLA never duplicates.
 - *Input (reduction) fusion.* ``reduce`` roots a kernel that takes loop-fusible producers.
-- *Epilogue fusion.* A dot/convolution whose single consumer kernel is a pure elementwise chain
-  (bias add, activation, convert, residual add) writes only the chain's result; ``transpose``,
-  ``reverse`` and ``convert`` producers feeding only dots/convolutions fold into their operands.
+- *Epilogue fusion.* A dot whose single consumer kernel is a pure elementwise chain (bias add,
+  activation, convert, residual add) writes only the chain's result. A convolution takes an
+  epilogue only when it is a *forward* convolution and the chain holds only what cuDNN's fused
+  conv-bias-activation runs (scale, bias/side-input add, ReLU, convert): XLA's
+  ``cudnn_fused_conv_rewriter`` matches forward cuDNN calls only, so backward-input and
+  backward-filter convolutions (`conv_kind`, XLA's ``conv_rewriter``) always write their result.
+  ``transpose``, ``reverse`` and ``convert`` producers feeding only dots/convolutions fold into
+  their operands.
 - *Multi-output fusion.* A loop kernel whose result a reduction kernel reads merges into it, and
   sibling loop/reduction kernels over the same iteration space that read one large value merge,
   when no other kernel lies on a path between them (XLA's cycle check).
@@ -65,6 +70,9 @@ class Kernel:
         tensor_flops: the part of ``flops`` that runs on the tensor unit.
         tensor_dtype: element type setting the tensor-unit rate ('' when none).
         gemm_mnk: (M, N, K) of its dot/convolution, for tile quantization; None otherwise.
+        gemm_kind: ``dot``, or the cuDNN kind of its convolution (`conv_kind`); '' when none.
+        channel_padding: tensor-unit work of its convolution once cuDNN pads the channels
+            (`conv_channel_padding`), relative to the unpadded work; 1.0 when not padded.
         anchors: the ops of the planned sequence its ops belong to (an op inside an inlined call
             or a loop body belongs to the call or loop op), in program order.
         count: how many times it is launched (the trip counts of enclosing loops).
@@ -79,6 +87,8 @@ class Kernel:
     tensor_flops: float = 0.0
     tensor_dtype: str = ""
     gemm_mnk: tuple[int, int, int] | None = None
+    gemm_kind: str = ""
+    channel_padding: float = 1.0
     anchors: tuple[Op, ...] = ()
     count: float = 1.0
     fallback: bool = False
@@ -117,6 +127,10 @@ _EPILOGUE = frozenset({
     "add", "subtract", "multiply", "maximum", "minimum", "convert", "broadcast_in_dim", "select",
     "compare", "negate", "clamp", "tanh", "logistic", "exponential", "divide",
 })
+#: Ops cuDNN's fused forward conv-bias-activation holds (``cudnn_fused_conv_rewriter``: alpha
+#: scale, bias and side-input adds, ReLU as max(x, 0), type converts; ELU/ReLU6/leaky ReLU need
+#: cuDNN runtime fusion, off by default in XLA).
+_CONV_EPILOGUE = frozenset({"add", "multiply", "maximum", "convert", "broadcast_in_dim"})
 #: Cheap producers whose own inputs a consumer kernel reads instead of their result.
 _LOOKED_THROUGH = frozenset({"broadcast_in_dim", "broadcast", "iota", "convert"})
 #: Producers that fold into a dot/convolution operand.
@@ -350,12 +364,30 @@ class _Planner:
             return False
         (g,) = groups
         group = self.groups[g]
+        allowed = _EPILOGUE
+        op = self.nodes[i].op
+        if op.short_name == "convolution":
+            if conv_kind(op, self._reversed_kernel(i)) != CONV_FORWARD:
+                return False
+            allowed = _CONV_EPILOGUE
         if group.kind is not Kind.LOOP or any(
-                self.nodes[m].op.short_name not in _EPILOGUE for m in group.members):
+                self.nodes[m].op.short_name not in allowed for m in group.members):
             return False
         group.kind = Kind.GEMM
         self._join(g, i)
         return True
+
+    def _reversed_kernel(self, i: int) -> bool:
+        """Whether node i's kernel operand is a ``reverse`` (looking through converts)."""
+        key = self.nodes[i].inputs[1]
+        while (producer := self.producer.get(key)) is not None:
+            name = self.nodes[producer].op.short_name
+            if name == "reverse":
+                return True
+            if name != "convert":
+                return False
+            key = self.nodes[producer].inputs[0]
+        return False
 
     def _new_group(self, i: int, kind: Kind) -> None:
         self.groups.append(_Group(kind))
@@ -503,12 +535,20 @@ class _Planner:
             nbytes = float(sum(w.bytes for w in works))
         else:
             nbytes = float(self._group_bytes(g, members))
-        gemm = next((self.nodes[m].op for m in members if self.nodes[m].cls is _Class.GEMM), None)
+        gemm_node = next((m for m in members if self.nodes[m].cls is _Class.GEMM), None)
+        gemm = self.nodes[gemm_node].op if gemm_node is not None else None
+        gemm_kind = ""
+        if gemm is not None:
+            gemm_kind = (conv_kind(gemm, self._reversed_kernel(gemm_node))
+                         if gemm.short_name == "convolution" else "dot")
         return [Kernel(
             kind=group.kind, ops=ops, flops=sum(w.total_flops for w in works), bytes=nbytes,
             tensor_flops=sum(f for _, f in tensor),
             tensor_dtype=max(tensor, key=lambda t: t[1])[0] if tensor else "",
             gemm_mnk=_gemm_mnk(gemm) if gemm is not None else None,
+            gemm_kind=gemm_kind,
+            channel_padding=(conv_channel_padding(gemm, gemm_kind)
+                             if gemm_kind.startswith("conv") else 1.0),
             anchors=tuple({id(self.nodes[m].anchor): self.nodes[m].anchor
                            for m in members}.values()), count=repeat,
             fallback=any(w.fallback for w in works), notes=notes)]
@@ -571,6 +611,91 @@ def _gemm_mnk(op: Op) -> tuple[int, int, int] | None:
     n = max(n, 1)
     k = max(round(op_work(op).total_flops / (2 * elements)), 1)
     return elements // n, n, k
+
+
+#: cuDNN call kinds of a convolution (XLA's ``CudnnConvKind``).
+CONV_FORWARD = "conv_forward"
+CONV_BACKWARD_INPUT = "conv_backward_input"
+CONV_BACKWARD_FILTER = "conv_backward_filter"
+
+#: XLA pads an f16 convolution's channels only when no operand grows by more than this
+#: (``kMaxBytesTouchedBound`` in ``cudnn_pad_for_convolutions.cc``).
+_MAX_PADDING_GROWTH = 1.35
+#: Channel multiple f16 tensor-core convolutions need (``cudnn_pad_for_convolutions.cc``; NVIDIA
+#: Convolutional Layers User's Guide, "Channels In And Out").
+_F16_CHANNEL_ALIGN = 8
+
+
+def _all_one(values: Sequence[int] | None) -> bool:
+    return all(v == 1 for v in values or ())
+
+
+def conv_kind(op: Op, reversed_kernel: bool) -> str:
+    """The cuDNN call XLA's ``conv_rewriter`` turns a ``convolution`` into.
+
+    Backward filter (tried first): not forward-looking (a forward convolution keeps the batch
+    and output-feature sizes and has a kernel no larger than its output), unit strides, no input
+    dilation, and a kernel larger than the output in every spatial dimension or a dilated
+    window. Backward input: unit strides, no window dilation, one feature group, and a reversed
+    kernel (``reversed_kernel``) or a 1x1 kernel with input dilation. Anything else is forward.
+    """
+    numbers = op.attrs.get("dimension_numbers") or {}
+    if not numbers or len(op.operand_types) < 2 or not op.result_types:
+        return CONV_FORWARD
+    lhs, rhs, out = op.operand_types[0], op.operand_types[1], op.result_types[0]
+    kernel_dims = tuple(rhs.shape[d] for d in numbers["kernel_spatial_dimensions"])
+    out_dims = tuple(out.shape[d] for d in numbers["output_spatial_dimensions"])
+    unit_strides = _all_one(op.attrs.get("window_strides"))
+    input_dilated = not _all_one(op.attrs.get("lhs_dilation"))
+    window_dilated = not _all_one(op.attrs.get("rhs_dilation"))
+    grouped = (op.attrs.get("feature_group_count") or 1) > 1
+    looks_forward = (
+        lhs.shape[numbers["input_batch_dimension"]] == out.shape[numbers["output_batch_dimension"]]
+        and rhs.shape[numbers["kernel_output_feature_dimension"]]
+        == out.shape[numbers["output_feature_dimension"]]
+        and all(k <= o for k, o in zip(kernel_dims, out_dims)))
+    small_kernel = sum(k <= o for k, o in zip(kernel_dims, out_dims))
+    if (not grouped and not looks_forward and unit_strides and not input_dilated
+            and (window_dilated or (kernel_dims and small_kernel == 0))):
+        return CONV_BACKWARD_FILTER
+    if (not grouped and unit_strides and not window_dilated
+            and (reversed_kernel or (input_dilated and all(k == 1 for k in kernel_dims)))):
+        return CONV_BACKWARD_INPUT
+    return CONV_FORWARD
+
+
+def conv_channel_padding(op: Op, kind: str) -> float:
+    """Tensor-unit work of an f16 convolution after XLA pads its channels for tensor cores,
+    relative to the unpadded work (``cudnn_pad_for_convolutions.cc``).
+
+    With C input and K output channels of the forward convolution it computes: C = 3 with
+    K = 32 or 64 pads C to 4 (cuDNN has a kernel for it); otherwise C and K round up to
+    multiples of 8 unless that grows an operand by more than 35% (then no padding). Other
+    element types and grouped convolutions are not padded.
+    """
+    numbers = op.attrs.get("dimension_numbers") or {}
+    if (not numbers or not op.result_types or op.result_types[0].dtype != "f16"
+            or (op.attrs.get("feature_group_count") or 1) > 1
+            or (op.attrs.get("batch_group_count") or 1) > 1):
+        return 1.0
+    lhs, out = op.operand_types[0], op.result_types[0]
+    if kind == CONV_BACKWARD_INPUT:
+        cin = out.shape[numbers["output_feature_dimension"]]
+        cout = lhs.shape[numbers["input_feature_dimension"]]
+    elif kind == CONV_BACKWARD_FILTER:
+        cin = out.shape[numbers["output_batch_dimension"]]
+        cout = out.shape[numbers["output_feature_dimension"]]
+    else:
+        cin = lhs.shape[numbers["input_feature_dimension"]]
+        cout = out.shape[numbers["output_feature_dimension"]]
+    if cin == 3 and cout in (32, 64):
+        return 4 / 3
+
+    def align(c: int) -> int:
+        return -(-c // _F16_CHANNEL_ALIGN) * _F16_CHANNEL_ALIGN
+
+    growth = align(cin) * align(cout) / max(cin * cout, 1)
+    return growth if growth <= _MAX_PADDING_GROWTH else 1.0
 
 
 def _control_kernels(op: Op, fresh: Iterator[int], repeat: float) -> list[Kernel]:
