@@ -279,29 +279,22 @@ def test_load_system_dir_reads_the_astra_sim_folder(tmp_path):
     assert setup.remote_memory.memory_type == "NO_MEMORY_EXPANSION"
 
 
-@pytest.mark.parametrize("text, message", [
-    ("topology: [Ring]\nnpus_count: [4, 2]\nbandwidth: [1]\nlatency: [1]\n", "length of npus_count"),
-    ("topology: [Torus]\nnpus_count: [4]\nbandwidth: [1]\nlatency: [1]\n", "Torus"),
-    ("topology: [Ring]\nnpus_count: [1]\nbandwidth: [1]\nlatency: [1]\n", "larger than 1"),
-    ("topology: [Ring\n", "not YAML"),
+@pytest.mark.parametrize("loader, name, text, message", [
+    ("load_network", "network.yml",
+     "topology: [Ring]\nnpus_count: [4, 2]\nbandwidth: [1]\nlatency: [1]\n", "length of npus_count"),
+    ("load_network", "network.yml",
+     "topology: [Torus]\nnpus_count: [4]\nbandwidth: [1]\nlatency: [1]\n", "Torus"),
+    ("load_network", "network.yml",
+     "topology: [Ring]\nnpus_count: [1]\nbandwidth: [1]\nlatency: [1]\n", "larger than 1"),
+    ("load_network", "network.yml", "topology: [Ring\n", "not YAML"),
+    ("load_system", "system.json", '{"all-reduce-implementation": ["butterfly"]}', "butterfly"),
+    ("load_system", "system.json", '{"scheduling-policy": "RANDOM"}', "scheduling-policy"),
+    ("load_system", "system.json", '{"model-shared-bus": 1}', "model-shared-bus"),
+    ("load_system", "system.json", '{"endpoint-delay": "ten"}', "endpoint-delay"),
 ])
-def test_bad_network_files(tmp_path, text, message):
-    from hespas_py.sim import load_network
-    path = tmp_path / "network.yml"
+def test_bad_config_files(tmp_path, loader, name, text, message):
+    import hespas_py.sim as sim
+    path = tmp_path / name
     path.write_text(text)
     with pytest.raises(HespasError, match=message):
-        load_network(path)
-
-
-@pytest.mark.parametrize("doc, message", [
-    ('{"all-reduce-implementation": ["butterfly"]}', "butterfly"),
-    ('{"scheduling-policy": "RANDOM"}', "scheduling-policy"),
-    ('{"model-shared-bus": 1}', "model-shared-bus"),
-    ('{"endpoint-delay": "ten"}', "endpoint-delay"),
-])
-def test_bad_system_files(tmp_path, doc, message):
-    from hespas_py.sim import load_system
-    path = tmp_path / "system.json"
-    path.write_text(doc)
-    with pytest.raises(HespasError, match=message):
-        load_system(path)
+        getattr(sim, loader)(path)
