@@ -269,6 +269,50 @@ def _print_table(results: list[Result], trends: dict[str, float | None],
         console.print(f"[dim]skipped: {line}[/dim]")
 
 
+@dataclass(frozen=True)
+class Evaluation:
+    """Every prediction of one accuracy run.
+
+    Attributes:
+        results: one per reproducible row and estimator, rows in table order.
+        trends: trend error per estimator (None without related rows).
+        skipped: one line per measured row not evaluated, saying why.
+    """
+
+    results: list[Result]
+    trends: dict[str, float | None]
+    skipped: list[str]
+
+
+def evaluate(estimators: Iterable[str], measured: Optional[Path] = None,
+             workloads: Iterable[Path] = (), systems: Path = SYSTEMS_DIR) -> Evaluation:
+    """Predict every reproducible row of the measured table with each estimator."""
+    from hespas_py.estimate.base import estimator_class
+
+    names = list(dict.fromkeys(estimators))
+    for name in names:
+        estimator_class(name)
+    folders = [*workloads, *([SHARED_WORKLOADS] if SHARED_WORKLOADS.is_dir() else [])]
+    cases, skipped = plan_cases(read_measured(measured), folders, systems)
+    if not cases:
+        raise HespasError("no measured row has a workload and presets to reproduce it")
+    results = []
+    for case in cases:
+        try:
+            results.extend(Result(case, name, predict(case, name)) for name in names)
+        except DeviceCountMismatch as exc:
+            skipped.append(f"{case.measured.system} {case.measured.workload}: {exc}")
+    if not results:
+        raise HespasError("no measured row has a workload that runs on its system")
+    trends = {name: trend_error([r for r in results if r.estimator == name]) for name in names}
+    return Evaluation(results, trends, skipped)
+
+
+def print_table(evaluation: Evaluation) -> None:
+    """The human-readable report: one row per prediction, trend errors, skipped rows."""
+    _print_table(evaluation.results, evaluation.trends, evaluation.skipped)
+
+
 @app.command("accuracy")
 def accuracy(
     json_out: bool = typer.Option(False, "--json", help="Print rows and trend error as JSON."),
@@ -282,29 +326,14 @@ def accuracy(
     systems: Path = typer.Option(SYSTEMS_DIR, "--systems", help="Folder of system presets."),
 ) -> None:
     """Compare predicted step times with measured hardware, row by row."""
-    from hespas_py.estimate.base import estimator_class
-
     names = list(dict.fromkeys(estimators or [DEFAULT_ESTIMATOR]))
-    for name in names:
-        estimator_class(name)
-    folders = [*(workloads or []), *([SHARED_WORKLOADS] if SHARED_WORKLOADS.is_dir() else [])]
-    cases, skipped = plan_cases(read_measured(measured), folders, systems)
-    if not cases:
-        raise HespasError("no measured row has a workload and presets to reproduce it")
-    results = []
-    for case in cases:
-        try:
-            results.extend(Result(case, name, predict(case, name)) for name in names)
-        except DeviceCountMismatch as exc:
-            skipped.append(f"{case.measured.system} {case.measured.workload}: {exc}")
-    if not results:
-        raise HespasError("no measured row has a workload that runs on its system")
-    trends = {name: trend_error([r for r in results if r.estimator == name]) for name in names}
+    evaluation = evaluate(names, measured, workloads or [], systems)
     if plot is not None:
-        _plot(results, plot)
+        _plot(evaluation.results, plot)
     if json_out:
         first = names[0]
-        print(json.dumps({"rows": [r.as_json() for r in results if r.estimator == first],
-                          "trend_error": trends[first]}, indent=1))
+        print(json.dumps({"rows": [r.as_json() for r in evaluation.results
+                                   if r.estimator == first],
+                          "trend_error": evaluation.trends[first]}, indent=1))
     else:
-        _print_table(results, trends, skipped)
+        print_table(evaluation)

@@ -8,8 +8,6 @@ from pathlib import Path
 import typer
 
 from hespas_py.cli.main import app
-from hespas_py.mlir.analyze import histogram, render_text, to_json
-from hespas_py.mlir.reader import load_module
 
 
 @app.command("analyze")
@@ -22,6 +20,9 @@ def analyze(
     json_out: bool = typer.Option(False, "--json", help="Print the histogram as JSON."),
 ) -> None:
     """Print how often each op occurs, in the published Hespas analyzer's layout."""
+    from hespas_py.mlir.analyze import histogram, render_text, to_json
+    from hespas_py.mlir.reader import load_module
+
     result = histogram(load_module(file), expand=expand)
     if json_out:
         print(json.dumps(to_json(result), indent=2))

@@ -8,6 +8,23 @@ import sys
 from hespas_py.cli.errors import run_guarded
 
 
+def _import_bindings_without_numpy() -> None:
+    """Import jaxlib's MLIR bindings (`hespas_py.mlir.bindings`) without numpy.
+
+    They import numpy only for optional attribute builders that reading never uses; in a process
+    that has not loaded numpy yet, skipping it saves a fifth of a run's time. Only these
+    single-purpose entry points do it: a process that goes on to import jax keeps numpy.
+    """
+    skip_numpy = "numpy" not in sys.modules
+    if skip_numpy:
+        sys.modules["numpy"] = None  # type: ignore[assignment]  # makes `import numpy` fail fast
+    try:
+        import hespas_py.mlir.bindings  # noqa: F401
+    finally:
+        if skip_numpy:
+            del sys.modules["numpy"]
+
+
 def mlir_analyzer() -> None:
     """``hespas_mlir_analyzer FILE [-e] [-f table|csv]``: the op histogram, as the published tool prints it.
 
@@ -28,17 +45,9 @@ def _mlir_analyzer(argv: list[str]) -> int:
     parser.add_argument("-f", "--format", default="table", choices=("table", "csv"), type=str.lower,
                         help="Histogram rows as a dotted table (default) or as CSV.")
     args = parser.parse_args(argv)
-    # jaxlib's MLIR bindings import numpy only for optional attribute builders that reading never
-    # uses; in a process that has not loaded numpy yet, skip it (a fifth of the run time).
-    skip_numpy = "numpy" not in sys.modules
-    if skip_numpy:
-        sys.modules["numpy"] = None  # type: ignore[assignment]  # makes `import numpy` fail fast
-    try:
-        from hespas_py.mlir.analyze import histogram, render_text
-        from hespas_py.mlir.reader import load_module
-    finally:
-        if skip_numpy:
-            del sys.modules["numpy"]
+    _import_bindings_without_numpy()
+    from hespas_py.mlir.analyze import histogram, render_text
+    from hespas_py.mlir.reader import load_module
 
     result = histogram(load_module(args.mlir_file), expand=args.expand_func_calls)
     print(render_text(result, csv=args.format == "csv"))
@@ -49,6 +58,7 @@ def chakra_gen() -> None:
     """``hespas_chakra_gen CONFIG [options]``: the same command as ``hespas gen``."""
     import typer
 
+    _import_bindings_without_numpy()
     from hespas_py.cli.gen import gen
 
     tool = typer.Typer(add_completion=False, pretty_exceptions_enable=False)

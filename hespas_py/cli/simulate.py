@@ -5,20 +5,15 @@ from __future__ import annotations
 import json
 import tempfile
 from pathlib import Path
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 import typer
-from rich.console import Console
-from rich.table import Table
 
 from hespas_py.cli.main import app
 from hespas_py.errors import HespasError
-from hespas_py.sim.astra import AstraSimInputs, run_astra_sim
-from hespas_py.sim.config import (RemoteMemoryConfig, load_network, load_remote_memory,
-                                  load_system, resolve_system_files)
-from hespas_py.sim.result import SimResult
-from hespas_py.sim.simulate import simulate
-from hespas_py.sim.timeline import write_timeline
+
+if TYPE_CHECKING:  # the simulator is imported when the command runs, not with the CLI
+    from hespas_py.sim.result import SimResult
 
 BACKENDS = ("builtin", "astra-sim")
 
@@ -31,6 +26,9 @@ def _comm_groups(prefix: str, comm_groups: Optional[Path]) -> Optional[Path]:
 
 
 def _print_table(result: SimResult) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
     table = Table(title=f"Simulated step ({result.backend} backend, ns)")
     for column in ("NPU", "wall", "GPU", "comm", "exposed comm", "overlap"):
         table.add_column(column, justify="right")
@@ -45,6 +43,9 @@ def _print_table(result: SimResult) -> None:
 
 def _run_astra_sim(binary: Optional[str], prefix: str, files: dict, groups: Optional[Path],
                    num_npus: int) -> SimResult:
+    from hespas_py.sim.astra import AstraSimInputs, run_astra_sim
+    from hespas_py.sim.config import RemoteMemoryConfig
+
     if binary is None:
         raise HespasError(f"{prefix}: --backend astra-sim needs --astra-sim BIN")
     with tempfile.TemporaryDirectory() as scratch:
@@ -77,6 +78,11 @@ def simulate_command(
                                             "congestion-unaware binary (for --backend astra-sim)."),
 ) -> None:
     """Simulate a Chakra trace set with ASTRA-sim's analytical network semantics."""
+    from hespas_py.sim.config import (load_network, load_remote_memory, load_system,
+                                      resolve_system_files)
+    from hespas_py.sim.simulate import simulate
+    from hespas_py.sim.timeline import write_timeline
+
     if backend not in BACKENDS:
         raise HespasError(f"--backend {backend}: use one of {', '.join(BACKENDS)}")
     files = resolve_system_files(system, network, remote_memory)

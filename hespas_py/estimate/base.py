@@ -157,9 +157,24 @@ def estimator_names() -> list[str]:
     return sorted(_REGISTRY)
 
 
+def _load(name: str) -> None:
+    """Import the module that registers ``name``: ``hespas_py.estimate.<name>`` when there is one
+    (only what a run needs gets imported), else every estimator module."""
+    if name.isidentifier():
+        module = f"{__package__}.{name}"
+        try:
+            importlib.import_module(module)
+        except ModuleNotFoundError as error:
+            if error.name != module:
+                raise
+    if name not in _REGISTRY:
+        _load_all()
+
+
 def estimator_class(name: str) -> type[Estimator]:
     """The estimator class registered as ``name``."""
-    _load_all()
+    if name not in _REGISTRY:
+        _load(name)
     try:
         return _REGISTRY[name]
     except KeyError:

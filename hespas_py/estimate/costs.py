@@ -32,8 +32,6 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-import numpy as np
-
 from hespas_py.mlir.ops import DTYPE_BYTES, Op, Region, TensorType
 from hespas_py.split.blocks import COLLECTIVES
 
@@ -271,9 +269,16 @@ def _valid_taps(in_size: int, kernel: int, out: int, stride: int, pad_lo: int, l
     """Kernel taps, summed over output positions, that land on a real input element (not on
     padding nor on an lhs-dilation hole) along one spatial dimension."""
     dilated = (in_size - 1) * lhs_dil + 1
-    pos = (np.arange(out)[:, None] * stride + np.arange(kernel)[None, :] * rhs_dil - pad_lo)
-    valid = (pos >= 0) & (pos < dilated) & (pos % lhs_dil == 0)
-    return int(valid.sum())
+    taps = 0
+    for tap in range(kernel):
+        offset = tap * rhs_dil - pad_lo  # output position o reads dilated input o * stride + offset
+        first = max(0, -(offset // stride))
+        end = min(out, (dilated - 1 - offset) // stride + 1)
+        if lhs_dil == 1:
+            taps += max(0, end - first)
+        else:
+            taps += sum((o * stride + offset) % lhs_dil == 0 for o in range(first, end))
+    return taps
 
 
 def _convolution(op: Op) -> Work:

@@ -319,14 +319,16 @@ class _Planner:
 
     def _duplication_pays(self, i: int, targets: set[int]) -> bool:
         """XLA's priority-fusion test for a producer with several consumer kernels: recomputing it
-        in each of them must move fewer bytes than storing it once and reading it back."""
+        in each of them must move no more bytes than storing it once and reading it back (at a
+        tie fusing still wins: it saves the producer's kernel launch, which XLA's
+        ``GpuPerformanceModel::EstimateRunTimes`` charges to the unfused side)."""
         node = self.nodes[i]
         inputs = [k for k in dict.fromkeys(node.inputs) if k not in self.scope.folded]
         stored = sum(self._nbytes(k) for k in node.outputs)
         unfused = sum(self._read_cost(k) for k in inputs) + (1 + len(targets)) * stored
         fused = sum(self._read_cost(k) for g in targets for k in inputs
                     if k not in self.groups[g].inputs and k not in self.groups[g].produced)
-        return fused < unfused
+        return fused <= unfused
 
     def _read_cost(self, key: int) -> int:
         """Bytes a kernel reads to obtain ``key``, looking through the cheap producers (broadcast,

@@ -46,6 +46,11 @@ class Roofline(Estimator):
         self._tf32 = bool(hardware.params.get("f32_matmul_as_tf32", False))
         self._strict = bool(hardware.params.get("error_on_unknown_type", False))
         self._vector_rate = hardware.vector_flops or hardware.peak_flops
+        # (name, operand types, result types, id(attrs)) of a region-less op -> (attrs, its
+        # cost row, its compute time). Such an op's cost depends on nothing else; the reader
+        # shares one attrs mapping between ops with equal attributes, and holding it here keeps
+        # its id from being reused.
+        self._memo: dict[tuple, tuple[Mapping, OpCost, float]] = {}
 
     def rate(self, unit: str, dtype: str) -> tuple[float, str, str | None]:
         """(FLOP/s, dtype reported, note) for work of ``dtype`` on ``unit``."""
@@ -82,8 +87,16 @@ class Roofline(Estimator):
     def estimate(self, block: Block) -> Estimate:
         rows: list[OpCost] = []
         compute_s = 0.0
+        memo = self._memo
         for op in block.ops:
-            row, op_compute_s = self.cost(op, op_work(op))
+            if op.regions:
+                row, op_compute_s = self.cost(op, op_work(op))
+            else:
+                key = (op.name, op.operand_types, op.result_types, id(op.attrs))
+                known = memo.get(key)
+                if known is None:
+                    known = memo[key] = (op.attrs, *self.cost(op, op_work(op)))
+                _, row, op_compute_s = known
             rows.append(row)
             compute_s += op_compute_s
         flops = sum(r.flops for r in rows)

@@ -199,12 +199,16 @@ class AttributeReader:
     """Reads the attributes of one module's ops, converting each distinct attribute once.
 
     MLIR uniques attributes, so the many ops sharing a ``dims = [1]`` or a replica-group list
-    hand over the same attribute, and its converted value is looked up instead of rebuilt.
+    hand over the same attribute, and its converted value is looked up instead of rebuilt. Ops
+    of one kind with equal attributes get the same (read-only) dict.
     """
 
     def __init__(self, meshes: Mapping[str, Mesh]) -> None:
         self._meshes = meshes
         self._memo: dict[tuple[Callable[..., Any], ir.Attribute], Any] = {}
+        # (op name, keys and ids of converted values) -> the one dict handed to every op with
+        # those attributes (ids are stable: the memo keeps each converted value alive).
+        self._shared: dict[tuple[Any, ...], dict[str, Any]] = {}
 
     def read(self, op_name: str, attributes: Attributes) -> dict[str, Any]:
         """The plain-Python attributes of an op named ``op_name`` (one of `OPS_WITH_ATTRIBUTES`)."""
@@ -225,4 +229,5 @@ class AttributeReader:
                 values[key] = value
         if op_name in _COLLECTIVE_OPS:
             values["use_global_device_ids"] = "use_global_device_ids" in attributes
-        return values
+        key = (op_name, *values, *map(id, values.values()))
+        return self._shared.setdefault(key, values)

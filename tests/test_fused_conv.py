@@ -1,0 +1,137 @@
+"""cuDNN convolution rules of the fusion model: the call kind XLA picks, which convolutions take
+an epilogue, channel padding for tensor cores, and the split-K choice of wave quantization."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from hespas_py.estimate.base import Hardware, get_estimator
+from hespas_py.estimate.fusion import (
+    CONV_BACKWARD_FILTER, CONV_BACKWARD_INPUT, CONV_FORWARD, Kind, conv_channel_padding,
+    plan_kernels)
+from hespas_py.mlir.reader import load_module
+from hespas_py.split.program import program_ops
+
+NHWC = "[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]"
+#: JAX's weight-gradient layout: the activation's channels act as the batch, its batch is summed.
+WGRAD = "[f, 0, 1, b]x[i, 0, 1, o]->[0, 1, b, f]"
+PAD1 = "stride = [1, 1], pad = [[1, 1], [1, 1]], lhs_dilate = [1, 1], rhs_dilate = [1, 1]"
+GROUPS = "{batch_group_count = 1 : i64, feature_group_count = 1 : i64}"
+X = "tensor<8x16x16x64xf16>"      # activation: N=8, 16x16, C=64
+DY = "tensor<8x16x16x32xf16>"     # its gradient after a 64 -> 32 channel 3x3 convolution
+W = "tensor<3x3x64x32xf16>"
+
+
+def conv(result: str, lhs: str, rhs: str, numbers: str, types: str, window: str = PAD1) -> str:
+    return (f"%{result} = stablehlo.convolution(%{lhs}, %{rhs}) dim_numbers = {numbers}, "
+            f"window = {{{window}}} {GROUPS} : {types}")
+
+
+def plan(tmp_path: Path, body: str, args: str, results: str):
+    path = tmp_path / "m.mlir"
+    path.write_text(f"module @m {{\n  func.func public @main({args}) -> ({results}) {{\n"
+                    f"{body}\n  }}\n}}\n")
+    ops, returned = program_ops(load_module(path))
+    return plan_kernels(ops, set(returned))
+
+
+FORWARD = conv("y", "x", "w", NHWC, f"({X}, {W}) -> {DY}")
+BACKWARD_INPUT = ("%r = stablehlo.reverse %w, dims = [0, 1] : " + W + "\n    "
+                  + conv("y", "dy", "r", "[b, 0, 1, f]x[0, 1, o, i]->[b, 0, 1, f]",
+                         f"({DY}, {W}) -> {X}"))
+BACKWARD_FILTER = conv("y", "x", "dy", WGRAD, f"({X}, {DY}) -> {W}")
+
+
+@pytest.mark.parametrize("body, args, result, kind", [
+    (FORWARD, f"%x: {X}, %w: {W}", DY, CONV_FORWARD),
+    (BACKWARD_INPUT, f"%dy: {DY}, %w: {W}", X, CONV_BACKWARD_INPUT),
+    (BACKWARD_FILTER, f"%x: {X}, %dy: {DY}", W, CONV_BACKWARD_FILTER),
+])
+def test_conv_kind_follows_xla_conv_rewriter(tmp_path, body, args, result, kind):
+    (k,) = plan(tmp_path, f"    {body}\n    return %y : {result}", args, result)
+    assert k.kind is Kind.GEMM and k.gemm_kind == kind
+
+
+def test_forward_conv_takes_a_bias_relu_epilogue(tmp_path):
+    (k,) = plan(tmp_path, f"""
+    {FORWARD}
+    %b = stablehlo.broadcast_in_dim %bias, dims = [3] : (tensor<32xf16>) -> {DY}
+    %s = stablehlo.add %y, %b : {DY}
+    %0 = stablehlo.maximum %s, %s : {DY}
+    return %0 : {DY}""", f"%x: {X}, %w: {W}, %bias: tensor<32xf16>", DY)
+    assert k.kind is Kind.GEMM
+    # x, w and bias read, only the activation written: 8*16*16*(64+32)*2 + 3*3*64*32*2 + 32*2
+    assert k.bytes == 393216 + 36864 + 64
+
+
+def test_forward_conv_keeps_ops_cudnn_cannot_fuse_out_of_its_epilogue(tmp_path):
+    kernels = plan(tmp_path, f"""
+    {FORWARD}
+    %0 = stablehlo.subtract %y, %m : {DY}
+    return %0 : {DY}""", f"%x: {X}, %w: {W}, %m: {DY}", DY)
+    assert [k.kind for k in kernels] == [Kind.GEMM, Kind.LOOP]
+
+
+def test_backward_input_conv_takes_no_epilogue(tmp_path):
+    gemm, loop = plan(tmp_path, f"""
+    {BACKWARD_INPUT}
+    %0 = stablehlo.add %y, %x : {X}
+    return %0 : {X}""", f"%dy: {DY}, %w: {W}, %x: {X}", X)
+    assert (gemm.kind, loop.kind) == (Kind.GEMM, Kind.LOOP)
+    assert gemm.bytes == 8 * 16 * 16 * (32 + 64) * 2 + 3 * 3 * 64 * 32 * 2  # dy, w read; dx written
+    assert loop.bytes == 3 * 8 * 16 * 16 * 64 * 2  # dx and x read, sum written
+
+
+@pytest.mark.parametrize("cin, cout, dtype, expected", [
+    (3, 64, "f16", 4 / 3),          # cuDNN's special C=4 kernel
+    (3, 128, "f16", 1.0),           # padding 3 -> 8 would grow the input 2.7x: not padded
+    (60, 64, "f16", 64 / 60),       # 60 -> 64 (+6.7%)
+    (64, 64, "f16", 1.0),
+    (3, 64, "bf16", 1.0),           # XLA pads only f16 convolutions
+])
+def test_channel_padding_of_f16_convolutions(tmp_path, cin, cout, dtype, expected):
+    x, w = f"tensor<8x16x16x{cin}x{dtype}>", f"tensor<3x3x{cin}x{cout}x{dtype}>"
+    y = f"tensor<8x16x16x{cout}x{dtype}>"
+    (k,) = plan(tmp_path, f"    {conv('y', 'x', 'w', NHWC, f'({x}, {w}) -> {y}')}\n"
+                          f"    return %y : {y}", f"%x: {x}, %w: {w}", y)
+    assert k.channel_padding == pytest.approx(expected)
+    assert conv_channel_padding(k.ops[-1], k.gemm_kind) == pytest.approx(expected)
+
+
+def test_weight_gradient_of_the_first_layer_is_padded_like_its_forward(tmp_path):
+    x, dy, dw = "tensor<8x32x32x3xf16>", "tensor<8x16x16x64xf16>", "tensor<7x7x3x64xf16>"
+    window = "stride = [1, 1], pad = [[3, 2], [3, 2]], lhs_dilate = [1, 1], rhs_dilate = [2, 2]"
+    (k,) = plan(tmp_path, f"    {conv('y', 'x', 'dy', WGRAD, f'({x}, {dy}) -> {dw}', window)}\n"
+                          f"    return %y : {dw}", f"%x: {x}, %dy: {dy}", dw)
+    assert k.gemm_kind == CONV_BACKWARD_FILTER
+    assert k.channel_padding == pytest.approx(4 / 3)
+
+
+def test_split_k_count_fills_the_last_wave():
+    hw = Hardware("t", 1e12, {"f16": 1e12}, 1e12,
+                  params={"num_cores": 108, "gemm_tile": 128})
+    estimator = get_estimator("fused_roofline", hw)
+    # 5 output tiles of a 576 x 64 weight gradient, K = 802816: 21 K-slices -> 105 CTAs in one
+    # wave of 108 cores (22 slices would spill 2 CTAs into a second wave: 110/216 busy).
+    assert estimator.wave_efficiency((576, 64, 802816)) == pytest.approx(105 / 108)
+    # K too short to split (< 2 x 512): 5 tiles on 108 cores.
+    assert estimator.wave_efficiency((576, 64, 1000)) == pytest.approx(5 / 108)
+    # Enough tiles for several waves: no split; 4 x 64 = 256 tiles in 3 waves.
+    assert estimator.wave_efficiency((512, 8192, 4096)) == pytest.approx(256 / 324)
+
+
+def test_padding_slows_the_tensor_work_only_where_the_preset_says_xla_pads(tmp_path):
+    x, w, y = "tensor<8x16x16x3xf16>", "tensor<3x3x3x64xf16>", "tensor<8x16x16x64xf16>"
+    (k,) = plan(tmp_path, f"    {conv('y', 'x', 'w', NHWC, f'({x}, {w}) -> {y}')}\n"
+                          f"    return %y : {y}", f"%x: {x}, %w: {w}", y)
+    times = []
+    for padded in (False, True):
+        hw = Hardware("t", 1e12, {"f16": 1e12}, 1e15, params={
+            "launch_overhead_s": 0.0, "conv_channel_padding": padded})
+        times.append(get_estimator("fused_roofline", hw).kernel_cost(k)[0])
+    # Compute-bound (memory at 1e15 B/s is 0.95-overlapped): 4/3 the tensor time once padded.
+    memory = k.bytes / (1e15 * 0.8)
+    assert times[0] == pytest.approx(k.tensor_flops / 1e12 + 0.05 * memory)
+    assert times[1] == pytest.approx(k.tensor_flops * 4 / 3 / 1e12 + 0.05 * memory)
