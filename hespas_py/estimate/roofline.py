@@ -46,11 +46,10 @@ class Roofline(Estimator):
         self._tf32 = bool(hardware.params.get("f32_matmul_as_tf32", False))
         self._strict = bool(hardware.params.get("error_on_unknown_type", False))
         self._vector_rate = hardware.vector_flops or hardware.peak_flops
-        # (name, operand types, result types, id(attrs)) of a region-less op -> (attrs, its
-        # cost row, its compute time). Such an op's cost depends on nothing else; the reader
-        # shares one attrs mapping between ops with equal attributes, and holding it here keeps
-        # its id from being reused.
-        self._memo: dict[tuple, tuple[Mapping, OpCost, float]] = {}
+        # `_signature` of an op -> (the op, its cost row, its compute time). An op's cost depends
+        # on nothing else; the reader shares one attrs mapping between ops with equal
+        # attributes, and holding the op here keeps the ids in its signature from being reused.
+        self._memo: dict[tuple, tuple[Op, OpCost, float]] = {}
 
     def rate(self, unit: str, dtype: str) -> tuple[float, str, str | None]:
         """(FLOP/s, dtype reported, note) for work of ``dtype`` on ``unit``."""
@@ -89,13 +88,13 @@ class Roofline(Estimator):
         compute_s = 0.0
         memo = self._memo
         for op in block.ops:
-            if op.regions:
+            key = _signature(op)
+            if key is None:
                 row, op_compute_s = self.cost(op, op_work(op))
             else:
-                key = (op.name, op.operand_types, op.result_types, id(op.attrs))
                 known = memo.get(key)
                 if known is None:
-                    known = memo[key] = (op.attrs, *self.cost(op, op_work(op)))
+                    known = memo[key] = (op, *self.cost(op, op_work(op)))
                 _, row, op_compute_s = known
             rows.append(row)
             compute_s += op_compute_s
@@ -103,6 +102,23 @@ class Roofline(Estimator):
         peak = flops / compute_s if compute_s > 0 else self._vector_rate
         return Estimate(time_s=sum(r.time_s for r in rows), flops=flops,
                         bytes=sum(r.bytes for r in rows), per_op=tuple(rows), peak_flops=peak)
+
+
+def _signature(op: Op) -> tuple | None:
+    """What an op's cost depends on: its name, types and attrs (by identity), and those of the
+    ops in its regions; None when a region holds ops with regions of their own (not worth it)."""
+    key = (op.name, op.operand_types, op.result_types, id(op.attrs))
+    if not op.regions:
+        return key
+    inner = []
+    for region in op.regions:
+        for nested in region.ops:
+            if nested.regions:
+                return None
+            inner.append((nested.name, nested.operand_types, nested.result_types,
+                          id(nested.attrs)))
+        inner.append(None)  # region boundary
+    return (*key, *inner)
 
 
 def _result_dtype(op: Op) -> str:
