@@ -11,7 +11,7 @@ Row names map to presets and workloads by rule: system ``<node>_x<N>`` uses node
 ``<node>`` and the system preset ``<node>_<N>GPU`` (or ``<node>_x<N>`` / ``<node>_<N>``);
 workload ``<name>`` (``resnet50_train``, ``llama3-100m_train``) uses the shipped workload, or a
 ``.mlir`` file in a ``--workloads`` folder, named ``<name>`` or ``<name>_<suffix>``, ``-`` read
-as ``_`` (the shared ResNet-50 step is found this way when ``../shared/workloads`` exists).
+as ``_`` (e.g. ``--workloads ../shared/workloads`` for the published pmap ResNet-50 step).
 
 Errors: ``error = estimated / measured - 1``. Trend error: the median, over every ordered pair
 (a, b) of distinct evaluated rows that share a workload (a system comparison) or share a system
@@ -38,7 +38,6 @@ from hespas_py.errors import HespasError
 
 REPO = Path(__file__).resolve().parents[2]
 SYSTEMS_DIR = REPO / "configs" / "systems"
-SHARED_WORKLOADS = REPO.parent / "shared" / "workloads"
 DEFAULT_ESTIMATOR = "fused_roofline"
 #: linear_split block limit that never cuts a stretch of compute ops.
 _NO_LIMIT = 1 << 40
@@ -292,8 +291,7 @@ def evaluate(estimators: Iterable[str], measured: Optional[Path] = None,
     names = list(dict.fromkeys(estimators))
     for name in names:
         estimator_class(name)
-    folders = [*workloads, *([SHARED_WORKLOADS] if SHARED_WORKLOADS.is_dir() else [])]
-    cases, skipped = plan_cases(read_measured(measured), folders, systems)
+    cases, skipped = plan_cases(read_measured(measured), workloads, systems)
     if not cases:
         raise HespasError("no measured row has a workload and presets to reproduce it")
     results = []
