@@ -12,8 +12,10 @@ import pytest
 
 from hespas_py.cli.compat import mlir_analyzer
 from hespas_py.cli.main import main as hespas_main
+from hespas_py.errors import HespasError
 from hespas_py.mlir.analyze import histogram, render_text, to_json
 from hespas_py.mlir.reader import load_module
+from hespas_py.split import split
 
 DATA = Path(__file__).parent / "data" / "mlir"
 
@@ -81,6 +83,23 @@ def test_expanded_counts_calls_per_site_fusions_and_control_flow() -> None:
     assert fused["stablehlo.dot"] == 1 and fused["stablehlo.reduce"] == 1 and fused["mhlo.bitcast"] == 2
 
 
+@pytest.mark.parametrize("path", [
+    DATA / "compute.mlir", DATA / "control_flow.mlir", DATA / "xla_fusion.mlir", DATA / "foreign.mlir",
+    DATA.parents[2] / "workloads" / "mesh2x4_8dev.mlir", DATA.parents[2] / "workloads" / "moe_4dev.mlir",
+])
+def test_outline_read_gives_the_full_reads_histograms(path: Path) -> None:
+    full, outline = load_module(path), load_module(path, outline=True)
+    assert outline.outline and not full.outline
+    for expand in (False, True):
+        assert histogram(outline, expand).counts == histogram(full, expand).counts
+    assert all(not op.operands and not op.result_types for op in outline.ops)
+
+
+def test_split_refuses_an_outline_module() -> None:
+    with pytest.raises(HespasError, match="outline"):
+        split(load_module(DATA / "compute.mlir", outline=True), "linear_split")
+
+
 def test_json_form() -> None:
     result = histogram(load_module(DATA / "control_flow.mlir"))
     data = to_json(result)
@@ -118,6 +137,8 @@ def test_shardy_expansion_counts_the_per_device_program(shared_dir: Path) -> Non
     counts = dict(histogram(module, expand=True).counts)
     assert counts["stablehlo.all_gather"] == 12 and counts["stablehlo.reduce_scatter"] == 6
     assert counts["stablehlo.all_reduce"] == 2 and "sdy.manual_computation" not in counts
+    outline = load_module(shared_dir / "workloads" / "mlp_train_fsdp_tp_shardy_8dev.mlir", outline=True)
+    assert dict(histogram(outline, expand=True).counts) == counts
 
 
 def test_compat_analyzer_prints_the_histogram(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:

@@ -315,3 +315,32 @@ def test_value_key_collisions_fall_back_to_exact_keys(monkeypatch: pytest.Monkey
     # Every value hashing alike forces the second, exact-key walk; the result must not change.
     monkeypatch.setattr("hespas_py.mlir.reader.hash", lambda value: 0, raising=False)
     assert load_module(DATA / "control_flow.mlir").functions == expected.functions
+
+
+def test_ops_with_equal_attributes_share_one_dict(tmp_path: Path) -> None:
+    path = tmp_path / "shared_attrs.mlir"
+    path.write_text("""
+func.func @main(%a: tensor<4xf32>, %b: tensor<f32>) -> tensor<4x4xf32> {
+  %0 = stablehlo.broadcast_in_dim %a, dims = [1] : (tensor<4xf32>) -> tensor<4x4xf32>
+  %1 = stablehlo.broadcast_in_dim %a, dims = [0] : (tensor<4xf32>) -> tensor<4x4xf32>
+  %2 = stablehlo.broadcast_in_dim %a, dims = [1] : (tensor<4xf32>) -> tensor<4x4xf32>
+  %3 = "stablehlo.all_reduce"(%0) <{replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>,
+      channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, use_global_device_ids}> ({
+    ^bb0(%x: tensor<f32>, %y: tensor<f32>):
+      %s = stablehlo.add %x, %y : tensor<f32>
+      stablehlo.return %s : tensor<f32>
+  }) : (tensor<4x4xf32>) -> tensor<4x4xf32>
+  %4 = "stablehlo.all_reduce"(%3) <{replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>,
+      channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>}> ({
+    ^bb0(%x: tensor<f32>, %y: tensor<f32>):
+      %s = stablehlo.add %x, %y : tensor<f32>
+      stablehlo.return %s : tensor<f32>
+  }) : (tensor<4x4xf32>) -> tensor<4x4xf32>
+  return %4 : tensor<4x4xf32>
+}
+""")
+    ops = load_module(path).ops
+    assert ops[0].attrs is ops[2].attrs and ops[0].attrs == {"dimensions": (1,)}
+    assert ops[1].attrs == {"dimensions": (0,)}
+    assert ops[3].attrs["use_global_device_ids"] is True and ops[4].attrs["use_global_device_ids"] is False
+    assert ops[3].attrs["replica_groups"] is ops[4].attrs["replica_groups"] == ((0, 1),)

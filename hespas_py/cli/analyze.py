@@ -23,7 +23,7 @@ def analyze(
     from hespas_py.mlir.analyze import histogram, render_text, to_json
     from hespas_py.mlir.reader import load_module
 
-    result = histogram(load_module(file), expand=expand)
+    result = histogram(load_module(file, outline=True), expand=expand)
     if json_out:
         print(json.dumps(to_json(result), indent=2))
     else:

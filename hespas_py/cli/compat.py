@@ -49,7 +49,7 @@ def _mlir_analyzer(argv: list[str]) -> int:
     from hespas_py.mlir.analyze import histogram, render_text
     from hespas_py.mlir.reader import load_module
 
-    result = histogram(load_module(args.mlir_file), expand=args.expand_func_calls)
+    result = histogram(load_module(args.mlir_file, outline=True), expand=args.expand_func_calls)
     print(render_text(result, csv=args.format == "csv"))
     return 0
 

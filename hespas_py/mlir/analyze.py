@@ -37,6 +37,8 @@ CONTAINERS = frozenset({"func.call", "mhlo.fusion", "sdy.manual_computation"})
 #: Ops counted themselves and followed by the ops of their regions when expanding.
 CONTROL_FLOW = frozenset({"stablehlo.while", "stablehlo.case", "stablehlo.if", "mhlo.while",
                           "mhlo.case", "mhlo.if"})
+#: Ops whose regions an expanded histogram reads.
+EXPANDED = CONTAINERS | CONTROL_FLOW
 #: Region terminators, not counted inside expanded bodies.
 TERMINATORS = frozenset({"func.return", "stablehlo.return", "mhlo.return", "sdy.return"})
 

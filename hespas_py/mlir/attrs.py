@@ -199,12 +199,15 @@ class AttributeReader:
     """Reads the attributes of one module's ops, converting each distinct attribute once.
 
     MLIR uniques attributes, so the many ops sharing a ``dims = [1]`` or a replica-group list
-    hand over the same attribute, and its converted value is looked up instead of rebuilt. Ops
-    of one kind with equal attributes get the same (read-only) dict.
+    hand over the same attribute objects: an op whose attributes were all met before on an op of
+    its kind gets that op's dict back after a single lookup. Ops of one kind with equal converted
+    attributes share one (read-only) dict.
     """
 
     def __init__(self, meshes: Mapping[str, Mesh]) -> None:
         self._meshes = meshes
+        # (op name, its live attributes in spec order, use_global_device_ids) -> its dict.
+        self._by_attributes: dict[tuple[Any, ...], dict[str, Any]] = {}
         self._memo: dict[tuple[Callable[..., Any], ir.Attribute], Any] = {}
         # (op name, keys and ids of converted values) -> the one dict handed to every op with
         # those attributes (ids are stable: the memo keeps each converted value alive).
@@ -212,10 +215,18 @@ class AttributeReader:
 
     def read(self, op_name: str, attributes: Attributes) -> dict[str, Any]:
         """The plain-Python attributes of an op named ``op_name`` (one of `OPS_WITH_ATTRIBUTES`)."""
+        get = attributes.get
+        key = (op_name, *[get(name) for _, name, _ in _OP_SPECS[op_name]],
+               op_name in _COLLECTIVE_OPS and "use_global_device_ids" in attributes)
+        values = self._by_attributes.get(key)
+        if values is None:
+            values = self._by_attributes[key] = self._convert(op_name, key[1:-1], key[-1])
+        return values
+
+    def _convert(self, op_name: str, found: tuple[ir.Attribute | None, ...], global_ids: bool) -> dict[str, Any]:
         values: dict[str, Any] = {}
         memo = self._memo
-        for key, name, convert in _OP_SPECS[op_name]:
-            attr = attributes.get(name)
+        for (key, name, convert), attr in zip(_OP_SPECS[op_name], found):
             if attr is None:
                 continue
             value = memo.get((convert, attr), memo)
@@ -228,6 +239,6 @@ class AttributeReader:
             if value is not None:
                 values[key] = value
         if op_name in _COLLECTIVE_OPS:
-            values["use_global_device_ids"] = "use_global_device_ids" in attributes
-        key = (op_name, *values, *map(id, values.values()))
-        return self._shared.setdefault(key, values)
+            values["use_global_device_ids"] = global_ids
+        shared_key = (op_name, *values, *map(id, values.values()))
+        return self._shared.setdefault(shared_key, values)

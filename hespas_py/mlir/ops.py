@@ -142,6 +142,8 @@ class Module:
         num_partitions: ``mhlo.num_partitions`` (1 when absent).
         mesh: axis name -> size of the module's ``sdy.mesh``, in declaration order; empty if none.
         warnings: notes the reader raised while reading (unknown dialects allowed, ...).
+        outline: whether only op names and nesting were read (``load_module(outline=True)``):
+            ops then carry no SSA ids, types or attributes other than ``callee``.
     """
 
     path: str
@@ -151,6 +153,7 @@ class Module:
     num_partitions: int = 1
     mesh: Mapping[str, int] = field(default_factory=dict)
     warnings: tuple[str, ...] = ()
+    outline: bool = False
 
     @property
     def ops(self) -> tuple[Op, ...]:

@@ -25,6 +25,12 @@ What each op carries:
 * ``captures``: ids defined outside an op's regions and read inside them.
 
 The entry function is ``main``, else the single public function; anything else is a `HespasError`.
+
+``load_module(path, outline=True)`` reads only what an op histogram needs: names, ``index``, call
+targets (``attrs`` holds ``callee`` for ``func.call`` and nothing else) and the regions the
+histogram expands (`analyze.EXPANDED`: calls, fusions, manual computations, control flow; reducer
+bodies are left out). SSA ids, types and captures stay empty, so the walk costs a fraction of a
+full read; `Module.outline` marks such a module and the splitter refuses it.
 """
 
 from __future__ import annotations
@@ -38,6 +44,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from hespas_py.errors import HespasError
+from hespas_py.mlir.analyze import EXPANDED
 from hespas_py.mlir.attrs import OPS_WITH_ATTRIBUTES, AttributeReader, UnreadableAttribute
 from hespas_py.mlir.bindings import ir, mhlo, stablehlo
 from hespas_py.mlir.loops import TRACKED, trip_count
@@ -98,10 +105,13 @@ _WHILE = frozenset({"stablehlo.while", "mhlo.while"})
 _TOKEN = TensorType((), "token")
 
 
-def load_module(path: str | Path) -> Module:
-    """Read the module in ``path``; raise `HespasError` ("<file>: <problem>") for bad input."""
+def load_module(path: str | Path, *, outline: bool = False) -> Module:
+    """Read the module in ``path``; raise `HespasError` ("<file>: <problem>") for bad input.
+
+    ``outline``: read op names and nesting only (see the module docstring).
+    """
     with _no_cyclic_gc():
-        return _load(path)
+        return _load(path, outline)
 
 
 @contextmanager
@@ -120,17 +130,18 @@ def _no_cyclic_gc() -> Iterator[None]:
             gc.enable()
 
 
-def _load(path: str | Path) -> Module:
+def _load(path: str | Path, outline: bool) -> Module:
     parsed = parse_file(path)
     for warning in parsed.warnings:
         print(f"warning: {warning}", file=sys.stderr)
     name = str(path)
     module = parsed.module
     meshes = read_meshes(module)
+    reader = _OutlineReader if outline else _FunctionReader
     try:
-        functions = _FunctionReader(name, module, meshes, hash).read_all()
+        functions = reader(name, module, meshes, hash).read_all()
         if functions is None:  # two values hashed alike: number them by the values themselves
-            functions = _FunctionReader(name, module, meshes, _same).read_all()
+            functions = reader(name, module, meshes, _same).read_all()
     except UnreadableAttribute as error:
         raise HespasError(f"{name}: {error}") from None
     attributes = module.operation.attributes
@@ -142,6 +153,7 @@ def _load(path: str | Path) -> Module:
         num_partitions=_int_attribute(attributes, "mhlo.num_partitions"),
         mesh=dict(next(iter(meshes.values())).axes) if meshes else {},
         warnings=parsed.warnings,
+        outline=outline,
     )
 
 
@@ -277,6 +289,7 @@ class _FunctionReader:
         """
         ids, types, type_of, key = self._ids, self._types, self._type, self._value_key
         type_cache, kinds, defs = self._type_cache, self._kinds, self._defs
+        id_of, type_at = ids.__getitem__, types.__getitem__
         first = len(types)
         arguments = block.arguments
         arg_types = tuple([type_of(a.type) for a in arguments])
@@ -288,7 +301,7 @@ class _FunctionReader:
             kind = kinds.get(type(view)) or self._kind(view)
             name = kind.name
             op = view.operation
-            operands = tuple([ids[key(v)] for v in op.operands])
+            operands = tuple(map(id_of, map(key, op.operands)))
             attrs = self._attributes.read(name, op.attributes) if kind.has_attrs else _NO_ATTRS
             if kind.may_have_regions and len(op.regions):
                 regions, captures, attrs = self._regions(op, name, operands, attrs)
@@ -310,7 +323,7 @@ class _FunctionReader:
                 types.extend(result_types)
                 result_ids = tuple(range(first, len(types)))
                 ids.update(zip(map(key, results), result_ids))
-            converted = _new_op(name, result_ids, operands, result_types, tuple([types[i] for i in operands]),
+            converted = _new_op(name, result_ids, operands, result_types, tuple(map(type_at, operands)),
                                 attrs, regions, captures, index)
             if kind.tracked:
                 for i in result_ids:
@@ -339,3 +352,22 @@ class _FunctionReader:
             if count is not None:
                 attrs = {**attrs, "trip_count": count}
         return tuple(regions), tuple(sorted(captured)), attrs
+
+
+class _OutlineReader(_FunctionReader):
+    """The walk of `_FunctionReader` keeping only op names, indices, call targets and the regions
+    of the ops in `analyze.EXPANDED`."""
+
+    def _block(self, block: ir.Block) -> tuple[tuple[int, ...], tuple[TensorType, ...], tuple[Op, ...]]:
+        kinds, ops = self._kinds, []
+        for index, view in enumerate(block.operations):
+            name = (kinds.get(type(view)) or self._kind(view)).name
+            attrs, regions = _NO_ATTRS, ()
+            if name == "func.call":
+                attrs = self._attributes.read(name, view.operation.attributes)
+                regions = (self._callee_region(attrs["callee"]),)
+            elif name in EXPANDED:
+                regions = tuple(Region(*self._block(block)) for region in view.operation.regions
+                                for block in region.blocks)
+            ops.append(_new_op(name, (), (), (), (), attrs, regions, (), index))
+        return (), (), tuple(ops)

@@ -23,6 +23,8 @@ SPLITTERS: dict[str, Callable[..., BlockGraph]] = {
 
 def split(module: Module, strategy: str, **options: Any) -> BlockGraph:
     """Run the splitter named ``strategy`` with its keyword ``options``."""
+    if module.outline:
+        raise HespasError(f"{module.path}: read in outline mode (names only); split needs a full read")
     try:
         splitter = SPLITTERS[strategy]
     except KeyError:
