@@ -36,14 +36,13 @@ full read; `Module.outline` marks such a module and the splitter refuses it.
 from __future__ import annotations
 
 import dataclasses
-import gc
 import sys
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Callable
 
 from hespas_py.errors import HespasError
+from hespas_py.gc_pause import gc_paused
 from hespas_py.mlir.analyze import EXPANDED
 from hespas_py.mlir.attrs import OPS_WITH_ATTRIBUTES, AttributeReader, UnreadableAttribute
 from hespas_py.mlir.bindings import ir, mhlo, stablehlo
@@ -110,24 +109,8 @@ def load_module(path: str | Path, *, outline: bool = False) -> Module:
 
     ``outline``: read op names and nesting only (see the module docstring).
     """
-    with _no_cyclic_gc():
+    with gc_paused():
         return _load(path, outline)
-
-
-@contextmanager
-def _no_cyclic_gc() -> Iterator[None]:
-    """Pause the cyclic garbage collector while building the op tree.
-
-    Building hundreds of thousands of tuples and dataclasses would otherwise trigger repeated
-    full traversals of everything built so far; nothing built here forms a reference cycle.
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def _load(path: str | Path, outline: bool) -> Module:

@@ -12,7 +12,8 @@ from hespas_py.sim.engine import EventQueue, Network, Sys
 from hespas_py.sim.errors import Rejected
 from hespas_py.sim.replicate import NotSymmetric, replicable, run_replicated
 from hespas_py.sim.result import SimResult
-from hespas_py.sim.trace import Trace, gc_paused, load_traces, trace_paths
+from hespas_py.gc_pause import gc_paused
+from hespas_py.sim.trace import Trace, load_traces, trace_paths
 from hespas_py.sim.workload import Workload, run_workloads
 
 TraceSet = str | Path | Sequence[Trace]

@@ -8,8 +8,6 @@ rejected when the trace is loaded.
 
 from __future__ import annotations
 
-import contextlib
-import gc
 import hashlib
 import os
 from dataclasses import dataclass
@@ -21,6 +19,7 @@ from google.protobuf.message import DecodeError
 
 from hespas_py.chakra.schema import AttributeProto, CollectiveCommType, NodeType
 from hespas_py.errors import HespasError
+from hespas_py.gc_pause import gc_paused
 from hespas_py.sim.config import read_input
 
 #: Resource class of a node: the GPU compute slot, the communication slot, or none (receives).
@@ -234,19 +233,6 @@ def index_trace(path: Path, nodes: list[TraceNode], digest: bytes) -> Trace:
     return Trace(path, tuple(nodes), index, tuple(map(tuple, children)), counts, digest,
                  tuple((node.id, position) for position, node in enumerate(nodes)),
                  tuple(node.resource for node in nodes))
-
-
-@contextlib.contextmanager
-def gc_paused():
-    """Pause the cyclic garbage collector: loading and simulating allocate millions of small
-    objects, and collections triggered by them cost more than the work itself."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def _digest(data: bytes) -> bytes:
