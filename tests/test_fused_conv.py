@@ -84,6 +84,22 @@ def test_backward_input_conv_takes_no_epilogue(tmp_path):
     assert loop.bytes == 3 * 8 * 16 * 16 * 64 * 2  # dx and x read, sum written
 
 
+def test_operand_convert_is_written_by_its_producer_not_read_by_the_conv(tmp_path):
+    # BN-backward style: dy is computed in f32, converted to f16 and fed to a backward-input
+    # convolution. cuDNN reads f16: the f32 -> f16 convert ends the producer's loop kernel.
+    dy32 = "tensor<8x16x16x32xf32>"
+    loop, gemm = plan(tmp_path, f"""
+    %g = stablehlo.multiply %a, %b : {dy32}
+    %dy = stablehlo.convert %g : ({dy32}) -> {DY}
+    {BACKWARD_INPUT}
+    return %y : {X}""", f"%a: {dy32}, %b: {dy32}, %w: {W}", X)
+    assert loop.kind is Kind.LOOP
+    assert [op.short_name for op in loop.ops] == ["multiply", "convert"]
+    assert loop.bytes == 8 * 16 * 16 * 32 * (4 + 4 + 2)  # a, b read in f32; dy written in f16
+    assert gemm.gemm_kind == CONV_BACKWARD_INPUT
+    assert gemm.bytes == 8 * 16 * 16 * (32 + 64) * 2 + 3 * 3 * 64 * 32 * 2  # f16 dy, w; dx
+
+
 @pytest.mark.parametrize("cin, cout, dtype, expected", [
     (3, 64, "f16", 4 / 3),          # cuDNN's special C=4 kernel
     (3, 128, "f16", 1.0),           # padding 3 -> 8 would grow the input 2.7x: not padded

@@ -116,6 +116,56 @@ def test_sibling_reductions_share_one_read(tmp_path):
     assert k.bytes == MiB + 2 * 512 * 4
 
 
+def test_batch_norm_statistics_share_one_read_and_normalize_stays_apart(tmp_path):
+    # Synchronised batch norm: mean(a) and mean(a*a) feed an all_reduce whose result normalizes
+    # a. The normalize kernel cannot merge with either reduction (it needs their finished
+    # results), but the two reductions still merge with each other: one read of a.
+    reduce = ("stablehlo.reduce({x} init: %z) applies stablehlo.add across dimensions = [0] : "
+              f"({T}, tensor<f32>) -> tensor<512xf32>")
+    path = module(tmp_path, f"""
+    %z = stablehlo.constant dense<0.0> : tensor<f32>
+    %sq = stablehlo.multiply %a, %a : {T}
+    %0 = {reduce.format(x="%a")}
+    %1 = {reduce.format(x="%sq")}
+    %r0 = stablehlo.reshape %0 : (tensor<512xf32>) -> tensor<1x512xf32>
+    %r1 = stablehlo.reshape %1 : (tensor<512xf32>) -> tensor<1x512xf32>
+    %2 = stablehlo.concatenate %r0, %r1, dim = 0 : (tensor<1x512xf32>, tensor<1x512xf32>) -> tensor<2x512xf32>
+    %3 = "stablehlo.all_reduce"(%2) <{{replica_groups = dense<[[0, 1, 2, 3]]> : tensor<1x4xi64>}}> ({{
+    ^bb0(%p: tensor<f32>, %q: tensor<f32>):
+      %s = stablehlo.add %p, %q : tensor<f32>
+      stablehlo.return %s : tensor<f32>
+    }}) : (tensor<2x512xf32>) -> tensor<2x512xf32>
+    %4 = stablehlo.slice %3 [0:1, 0:512] : (tensor<2x512xf32>) -> tensor<1x512xf32>
+    %5 = stablehlo.reshape %4 : (tensor<1x512xf32>) -> tensor<512xf32>
+    %6 = stablehlo.broadcast_in_dim %5, dims = [1] : (tensor<512xf32>) -> {T}
+    %7 = stablehlo.subtract %a, %6 : {T}
+    return %7 : {T}""", f"%a: {T}", T)
+    stats, concat, normalize = kernels(path)
+    assert stats.kind is Kind.REDUCTION
+    assert [op.short_name for op in stats.ops].count("reduce") == 2
+    assert stats.bytes == MiB + 2 * 512 * 4  # a read once, both sums written
+    assert [op.short_name for op in concat.ops] == ["concatenate"]
+    assert normalize.kind is Kind.LOOP and normalize.bytes == 2 * MiB + 512 * 4  # a, mean row
+
+
+CENTRE = """
+    %z = stablehlo.constant dense<0.0> : tensor<f32>
+    %0 = stablehlo.reduce(%a init: %z) applies stablehlo.add across dimensions = [{dim}] : ({T}, tensor<f32>) -> tensor<512xf32>
+    %1 = stablehlo.broadcast_in_dim %0, dims = [{kept}] : (tensor<512xf32>) -> {T}
+    %2 = stablehlo.subtract %a, %1 : {T}
+    return %2 : {T}"""
+
+
+@pytest.mark.parametrize("dim, kept", [(0, 1), (1, 0)])
+def test_kernel_using_a_reduction_result_never_merges_with_it(tmp_path, dim, kept):
+    # sum(a) and a - sum(a) both read a, but the subtraction needs the finished sum.
+    total, centred = kernels(module(tmp_path, CENTRE.format(dim=dim, kept=kept, T=T),
+                                    f"%a: {T}", T))
+    assert (total.kind, centred.kind) == (Kind.REDUCTION, Kind.LOOP)
+    assert total.bytes == MiB + 512 * 4
+    assert centred.bytes == 2 * MiB + 512 * 4
+
+
 def test_mhlo_fusion_is_one_kernel(tmp_path):
     path = module(tmp_path, f"""
     %0 = "mhlo.fusion"(%a, %b) ({{

@@ -18,11 +18,13 @@ consumes it. The rules follow XLA's GPU fusion passes (``instruction_fusion``/``
   conv-bias-activation runs (scale, bias/side-input add, ReLU, convert): XLA's
   ``cudnn_fused_conv_rewriter`` matches forward cuDNN calls only, so backward-input and
   backward-filter convolutions (`conv_kind`, XLA's ``conv_rewriter``) always write their result.
-  ``transpose``, ``reverse`` and ``convert`` producers feeding only dots/convolutions fold into
-  their operands.
+  ``transpose``, ``reverse`` and ``convert`` producers feeding only dots fold into their
+  operands; a convolution takes only ``transpose`` and ``reverse`` (cuDNN reads its operands in
+  its own element type, so an operand ``convert`` ends its producer's kernel).
 - *Multi-output fusion.* A loop kernel whose result a reduction kernel reads merges into it, and
-  sibling loop/reduction kernels over the same iteration space that read one large value merge,
-  when no other kernel lies on a path between them (XLA's cycle check).
+  sibling loop/reduction kernels over the same iteration space that read one large value merge
+  (each joins the first sibling group it can), when no other kernel lies on a path between them
+  (XLA's cycle check) and neither uses a reduction result of the other.
 - *Boundaries.* Collectives, control flow (``while``/``case``/``if``), ``mhlo.fusion`` (already one
   kernel), ``sort``, ``scatter``, custom calls and every other op are kernels of their own.
   ``func.call`` bodies are inlined (XLA inlines calls before fusing); ``reshape``/``bitcast`` and
@@ -133,8 +135,15 @@ _EPILOGUE = frozenset({
 _CONV_EPILOGUE = frozenset({"add", "multiply", "maximum", "convert", "broadcast_in_dim"})
 #: Cheap producers whose own inputs a consumer kernel reads instead of their result.
 _LOOKED_THROUGH = frozenset({"broadcast_in_dim", "broadcast", "iota", "convert"})
-#: Producers that fold into a dot/convolution operand.
+#: Producers that fold into a dot operand (XLA's Triton GEMM fusions take operand transposes and
+#: type converts).
 _OPERAND_FOLDABLE = frozenset({"transpose", "reverse", "convert"})
+#: Producers that fold into a convolution operand. A cuDNN convolution reads its operands in its
+#: own element type: ``conv_rewriter`` absorbs a kernel ``reverse`` into a backward-input call,
+#: but ``cudnn_fused_conv_rewriter`` fuses converts only on the output side
+#: (``FuseConvertTypeIntoConv``), so an operand convert is computed, and its narrower result
+#: written, by its producer's kernel.
+_CONV_OPERAND_FOLDABLE = frozenset({"transpose", "reverse"})
 _GEMMS = frozenset({"dot", "dot_general", "convolution"})
 _CONTROL = frozenset({"while", "case", "if"})
 _CALLS = frozenset({"call", "manual_computation"})
@@ -354,7 +363,9 @@ class _Planner:
         if kind is not Kind.GEMM:
             return False
         if self.nodes[consumer].cls is _Class.GEMM or consumer in self.prologue:
-            return name in _OPERAND_FOLDABLE
+            convolution = any(self.nodes[m].op.short_name == "convolution"
+                              for m in self.groups[g].members)
+            return name in (_CONV_OPERAND_FOLDABLE if convolution else _OPERAND_FOLDABLE)
         return name in _EPILOGUE
 
     def _fuse_epilogue(self, i: int) -> bool:
@@ -418,10 +429,13 @@ class _Planner:
             for g in sorted(candidates):
                 by_space.setdefault(self._iteration_space(g), []).append(g)
             for groups in by_space.values():
-                base = groups[0]
-                for other in groups[1:]:
-                    if self._can_merge(base, other):
-                        self._merge(base, other)
+                merged: list[int] = []
+                for g in groups:
+                    base = next((b for b in merged if self._can_merge(b, g)), None)
+                    if base is None:
+                        merged.append(g)
+                    else:
+                        self._merge(base, g)
 
     def _iteration_space(self, g: int) -> int:
         """Elements a kernel iterates over: a reduction's input, else its largest result."""
@@ -447,8 +461,17 @@ class _Planner:
         return succ, pred
 
     def _can_merge(self, a: int, b: int) -> bool:
-        """No path between a and b through a third kernel (merging would make a cycle)."""
-        return not (self._reaches_via_other(a, b) or self._reaches_via_other(b, a))
+        """No path between a and b through a third kernel (merging would make a cycle), and
+        neither uses a reduction result of the other (`_reads_reduction_of`)."""
+        return not (self._reaches_via_other(a, b) or self._reaches_via_other(b, a)
+                    or self._reads_reduction_of(a, b) or self._reads_reduction_of(b, a))
+
+    def _reads_reduction_of(self, src: int, dst: int) -> bool:
+        """Whether kernel ``dst`` reads a result of reduction kernel ``src``. XLA never fuses a
+        reduce into a consumer (it is not loop-fusible; the reduction emitters write it as a
+        fusion root), so a kernel cannot both compute a reduction and use its result. Not
+        modelled: Triton normalization fusions (``SoftmaxRewriterTriton``), which may."""
+        return self.groups[src].kind is Kind.REDUCTION and dst in self.succ[src]
 
     def _reaches_via_other(self, src: int, dst: int) -> bool:
         stack = [g for g in self.succ[src] if g != dst]
