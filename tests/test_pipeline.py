@@ -141,3 +141,19 @@ def test_resnet50_counts_match_the_reference(shared_dir, tmp_path):
         assert result.stats["collectives"] == {"all_reduce": {"count": 375, "bytes": 102865576}}
         assert result.summary["comm_groups"] == {"1": [0, 1, 2, 3]}
         assert result.summary["trace_files"] == 1
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_gc_paused_restores_the_collector_state(enabled):
+    import gc
+
+    from hespas_py.gc_pause import gc_paused
+
+    (gc.enable if enabled else gc.disable)()
+    try:
+        with pytest.raises(RuntimeError), gc_paused():
+            assert not gc.isenabled()
+            raise RuntimeError
+        assert gc.isenabled() is enabled
+    finally:
+        gc.enable()
