@@ -101,14 +101,18 @@ def test_collective_breaks_fusion(tmp_path):
     assert [op.short_name for op in before.ops] == ["add"]
 
 
-def test_sibling_reductions_share_one_read(tmp_path):
-    reduce = ("stablehlo.reduce({x} init: %z) applies stablehlo.add across dimensions = [0] : "
-              f"({T}, tensor<f32>) -> tensor<512xf32>")
-    path = module(tmp_path, f"""
+_COLUMN_SUM = ("stablehlo.reduce({x} init: %z) applies stablehlo.add across dimensions = [0] : "
+               f"({T}, tensor<f32>) -> tensor<512xf32>")
+#: Column sums of %a (%0) and of %a * %a (%1): the statistics of a batch norm.
+STATISTICS = f"""
     %z = stablehlo.constant dense<0.0> : tensor<f32>
     %sq = stablehlo.multiply %a, %a : {T}
-    %0 = {reduce.format(x="%a")}
-    %1 = {reduce.format(x="%sq")}
+    %0 = {_COLUMN_SUM.format(x="%a")}
+    %1 = {_COLUMN_SUM.format(x="%sq")}"""
+
+
+def test_sibling_reductions_share_one_read(tmp_path):
+    path = module(tmp_path, STATISTICS + f"""
     return %0, %1 : tensor<512xf32>, tensor<512xf32>""", f"%a: {T}",
                   "tensor<512xf32>, tensor<512xf32>")
     (k,) = kernels(path)
@@ -120,13 +124,7 @@ def test_batch_norm_statistics_share_one_read_and_normalize_stays_apart(tmp_path
     # Synchronised batch norm: mean(a) and mean(a*a) feed an all_reduce whose result normalizes
     # a. The normalize kernel cannot merge with either reduction (it needs their finished
     # results), but the two reductions still merge with each other: one read of a.
-    reduce = ("stablehlo.reduce({x} init: %z) applies stablehlo.add across dimensions = [0] : "
-              f"({T}, tensor<f32>) -> tensor<512xf32>")
-    path = module(tmp_path, f"""
-    %z = stablehlo.constant dense<0.0> : tensor<f32>
-    %sq = stablehlo.multiply %a, %a : {T}
-    %0 = {reduce.format(x="%a")}
-    %1 = {reduce.format(x="%sq")}
+    path = module(tmp_path, STATISTICS + f"""
     %r0 = stablehlo.reshape %0 : (tensor<512xf32>) -> tensor<1x512xf32>
     %r1 = stablehlo.reshape %1 : (tensor<512xf32>) -> tensor<1x512xf32>
     %2 = stablehlo.concatenate %r0, %r1, dim = 0 : (tensor<1x512xf32>, tensor<1x512xf32>) -> tensor<2x512xf32>
