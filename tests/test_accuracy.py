@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from hespas_py.cli.accuracy import Case, Measured, Result, read_measured, trend_error
+from hespas_py.cli.accuracy import Case, Measured, Result, plan_cases, read_measured, trend_error
 from hespas_py.cli.main import app
 
 TINY = """module @tiny attributes {mhlo.num_replicas = 4 : i32} {
@@ -89,3 +89,16 @@ def test_trend_error_is_the_median_speedup_error_over_related_pairs():
     pairs = sorted([abs((2.0 / 1.6) / (1.0 / 0.5) - 1), abs((1.6 / 2.0) / (0.5 / 1.0) - 1)])
     assert trend_error(results) == pytest.approx(sum(pairs) / 2)
     assert trend_error(results[2:]) is None
+
+
+def test_rows_of_unpublished_configurations_need_approximate():
+    rows = [Measured("A100_SXM_40GB_x4", "llama3-200m_train", 0.17),
+            Measured("A100_SXM_40GB_x4", "llama3-100m_train", 0.09)]
+    cases, skipped = plan_cases(rows, [])
+    assert [c.measured.workload for c in cases] == ["llama3-100m_train"]
+    assert skipped == ["A100_SXM_40GB_x4 llama3-200m_train: configuration not published "
+                       "(--approximate evaluates our guess)"]
+    cases, skipped = plan_cases(rows, [], approximate=True)
+    assert [(c.measured.workload, c.approximate) for c in cases] == [
+        ("llama3-200m_train", True), ("llama3-100m_train", False)]
+    assert skipped == []
