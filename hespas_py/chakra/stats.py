@@ -12,17 +12,16 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, Mapping, Sequence
 
-from hespas_py.estimate.base import Estimate, Hardware
+from hespas_py.estimate.base import Estimate, Hardware, OpCost
 from hespas_py.split.blocks import BlockGraph
 
 
-def _tally(table: dict[str, dict[str, float]], key: str, flops: float, nbytes: float,
-           time_s: float) -> None:
+def _tally(table: dict[str, dict[str, float]], key: str, cost: OpCost, count: int) -> None:
     entry = table.setdefault(key, {"count": 0, "flops": 0.0, "bytes": 0.0, "time_s": 0.0})
-    entry["count"] += 1
-    entry["flops"] += flops
-    entry["bytes"] += nbytes
-    entry["time_s"] += time_s
+    entry["count"] += count
+    entry["flops"] += cost.flops * count
+    entry["bytes"] += cost.bytes * count
+    entry["time_s"] += cost.time_s * count
 
 
 def _ranked(table: dict[str, dict[str, float]], total_time: float) -> dict[str, dict[str, float]]:
@@ -38,8 +37,10 @@ def module_stats(graph: BlockGraph, estimates: Sequence[Estimate | None], hardwa
     per_op: dict[str, dict[str, float]] = {}
     per_dtype: dict[str, dict[str, float]] = {}
     collectives: dict[str, dict[str, float]] = {}
-    fallback: Counter[str] = Counter()
-    notes: dict[str, None] = {}
+    # Estimators hand the same OpCost to every op they cost alike: count rows by identity
+    # (at C speed), then tally each distinct row once.
+    occurrences: Counter[int] = Counter()
+    rows: dict[int, OpCost] = {}
     time_s = flops = nbytes = ceiling_flops = ceiling_time = 0.0
     for block in graph.blocks:
         if block.collective:
@@ -55,12 +56,17 @@ def module_stats(graph: BlockGraph, estimates: Sequence[Estimate | None], hardwa
         if estimate.peak_flops > 0:
             ceiling_flops += estimate.flops
             ceiling_time += estimate.time_s * estimate.peak_flops
-        for cost in estimate.per_op:
-            _tally(per_op, cost.name, cost.flops, cost.bytes, cost.time_s)
-            _tally(per_dtype, cost.dtype, cost.flops, cost.bytes, cost.time_s)
-            if cost.fallback:
-                fallback[cost.name] += 1
-            notes.update(dict.fromkeys(cost.notes))
+        occurrences.update(map(id, estimate.per_op))
+        rows.update(zip(map(id, estimate.per_op), estimate.per_op))
+    fallback: Counter[str] = Counter()
+    notes: dict[str, None] = {}
+    for key, cost in rows.items():
+        count = occurrences[key]
+        _tally(per_op, cost.name, cost, count)
+        _tally(per_dtype, cost.dtype, cost, count)
+        if cost.fallback:
+            fallback[cost.name] += count
+        notes.update(dict.fromkeys(cost.notes))
     return {
         "source": graph.source,
         "estimator": estimator,
