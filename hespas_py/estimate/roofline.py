@@ -105,9 +105,12 @@ class Roofline(Estimator):
 
 
 def _signature(op: Op) -> tuple | None:
-    """What an op's cost depends on: its name, types and attrs (by identity), and those of the
-    ops in its regions; None when a region holds ops with regions of their own (not worth it)."""
-    key = (op.name, op.operand_types, op.result_types, id(op.attrs))
+    """What an op's cost depends on: its name, types and attrs, and those of the ops in its
+    regions; None when a region holds ops with regions of their own (not worth it).
+
+    Types and attrs count by identity (the reader hands out one object per distinct type and
+    attribute set; the memo keeps the op, hence them, alive), which keeps hashing in C."""
+    key = (op.name, id(op.attrs), *map(id, op.operand_types), None, *map(id, op.result_types))
     if not op.regions:
         return key
     inner = []
@@ -115,8 +118,8 @@ def _signature(op: Op) -> tuple | None:
         for nested in region.ops:
             if nested.regions:
                 return None
-            inner.append((nested.name, nested.operand_types, nested.result_types,
-                          id(nested.attrs)))
+            inner += (nested.name, id(nested.attrs), *map(id, nested.operand_types), None,
+                      *map(id, nested.result_types), None)
         inner.append(None)  # region boundary
     return (*key, *inner)
 
