@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import textwrap
@@ -75,10 +76,13 @@ def test_timeline_has_compute_and_communication_tracks(machine):
 
 FAKE_ASTRA_SIM = textwrap.dedent("""\
     #!{python}
+    import os
     import sys
     args = dict(a[2:].split("=", 1) for a in sys.argv[1:])
     assert set(args) >= {{"workload-configuration", "system-configuration",
                          "network-configuration", "remote-memory-configuration"}}, args
+    os.makedirs("log")  # ASTRA-sim's default logging folder, in its working directory
+    open("log/log.log", "w").close()
     for npu in range(4):
         print(f"[2026-03-01T10:00:00+0000] [I] <workload>: sys[{{npu}}] finished, "
               f"{{1000 + npu}} cycles, exposed communication 400 cycles.")
@@ -89,16 +93,30 @@ FAKE_ASTRA_SIM = textwrap.dedent("""\
     """)
 
 
-def test_astra_sim_backend_reads_its_report(machine):
+def test_astra_sim_backend_reads_its_report(machine, monkeypatch):
     binary = machine / "AstraSim_Analytical_Congestion_Unaware"
     binary.write_text(FAKE_ASTRA_SIM.format(python=sys.executable))
     binary.chmod(0o755)
-    out = invoke(machine / "trace", "--system", machine / "ring4", "--json",
-                 "--backend", "astra-sim", "--astra-sim", binary)
+    monkeypatch.chdir(machine)  # relative paths must survive ASTRA-sim's scratch directory
+    out = invoke("trace", "--system", "ring4", "--json", "--backend", "astra-sim",
+                 "--astra-sim", f"./{binary.name}")
     assert out.exit_code == 0, out.stdout
+    assert not (machine / "log").exists()  # its log folder went to the scratch directory
     devices = json.loads(out.stdout)["devices"]
     assert devices[3] == {"id": 3, "wall_time_ns": 1003, "gpu_time_ns": 600, "comm_time_ns": 700,
                           "exposed_comm_ns": 400, "overlap_ns": 300}
+
+
+@pytest.mark.skipif(not os.environ.get("HESPAS_ASTRA_SIM"),
+                    reason="HESPAS_ASTRA_SIM names no real ASTRA-sim analytical binary")
+@pytest.mark.parametrize("system", ["ring4", "A100_SXM_40GB_4GPU"])
+def test_real_astra_sim_agrees_with_the_built_in_simulator(machine, system):
+    folder = machine / system if system == "ring4" else system
+    built_in = invoke(machine / "trace", "--system", folder, "--json")
+    real = invoke(machine / "trace", "--system", folder, "--json", "--backend", "astra-sim",
+                  "--astra-sim", os.environ["HESPAS_ASTRA_SIM"])
+    assert real.exit_code == built_in.exit_code == 0, real.stdout
+    assert json.loads(real.stdout) == json.loads(built_in.stdout)
 
 
 def test_parse_report_without_overlap_line():

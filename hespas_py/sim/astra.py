@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -36,13 +38,13 @@ class AstraSimInputs:
     comm_groups: Path | None = None
 
     def arguments(self) -> list[str]:
-        """ASTRA-sim's command-line flags for these inputs."""
-        args = [f"--workload-configuration={self.workload}",
-                f"--system-configuration={self.system}",
-                f"--network-configuration={self.network}",
-                f"--remote-memory-configuration={self.remote_memory}"]
+        """ASTRA-sim's command-line flags for these inputs (absolute paths: it runs elsewhere)."""
+        args = [f"--workload-configuration={self.workload.resolve()}",
+                f"--system-configuration={self.system.resolve()}",
+                f"--network-configuration={self.network.resolve()}",
+                f"--remote-memory-configuration={self.remote_memory.resolve()}"]
         if self.comm_groups is not None:
-            args.append(f"--comm-group-configuration={self.comm_groups}")
+            args.append(f"--comm-group-configuration={self.comm_groups.resolve()}")
         return args
 
 
@@ -68,11 +70,17 @@ def parse_report(output: str) -> SimResult:
 
 def run_astra_sim(binary: str | Path, inputs: AstraSimInputs, num_npus: int,
                   timeout_s: float | None = None) -> SimResult:
-    """Run ``binary`` on ``inputs`` and read its report; every NPU must report."""
-    command = [str(binary), *inputs.arguments()]
+    """Run ``binary`` on ``inputs`` and read its report; every NPU must report.
+
+    It runs in a scratch directory, where its ``log/`` folder (ASTRA-sim's default logging
+    folder) goes and is removed with it.
+    """
+    command = [str(Path(binary).resolve()) if os.sep in str(binary) else str(binary),
+               *inputs.arguments()]
     try:
-        done = subprocess.run(command, capture_output=True, text=True, timeout=timeout_s,
-                              check=False)
+        with tempfile.TemporaryDirectory(prefix="hespas-astra-sim-") as scratch:
+            done = subprocess.run(command, capture_output=True, text=True, timeout=timeout_s,
+                                  check=False, cwd=scratch)
     except FileNotFoundError:
         raise HespasError(f"{binary}: no such ASTRA-sim binary") from None
     except PermissionError:
