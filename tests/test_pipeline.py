@@ -150,11 +150,15 @@ def test_gc_paused_restores_the_collector_state(enabled):
     from hespas_py.gc_pause import gc_paused
 
     (gc.enable if enabled else gc.disable)()
+    frozen = gc.get_freeze_count()
     try:
         with pytest.raises(RuntimeError), gc_paused():
+            built = [[i] for i in range(1000)]
             assert not gc.isenabled()
             raise RuntimeError
         assert gc.isenabled() is enabled
+        # What existed when the collector came back is frozen, never rescanned.
+        assert (gc.get_freeze_count() >= frozen + len(built)) is enabled
     finally:
         gc.enable()
 
