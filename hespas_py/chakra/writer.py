@@ -119,12 +119,19 @@ def _plan(graph: BlockGraph, layout: DeviceLayout
     """Per collective block, each device's communication nodes; and the group registry."""
     registry: dict[tuple[int, ...], int] = {}
     plan: dict[int, list[tuple[_Comm, ...]]] = {}
+    # Group collectives of one kind, size and attribute dict (the reader shares equal ones; the
+    # graph keeps them alive, so ids are stable) get the same roles: worked out once.
+    known: dict[tuple[str, int, int], list[tuple[_Comm, ...]]] = {}
     n = layout.num_devices
     for block in graph.blocks:
         if not block.collective:
             continue
         op = block.ops[0]
         size = _operand_bytes(block)
+        key = (op.name, id(op.attrs), size)
+        if key in known:
+            plan[block.id] = known[key]
+            continue
         roles: list[tuple[_Comm, ...]] = [()] * n
         if op.short_name == _PERMUTE:
             for src, dst in layout.pairs(op):
@@ -140,6 +147,7 @@ def _plan(graph: BlockGraph, layout: DeviceLayout
                 pg = registry.setdefault(group, len(registry) + 1)
                 for device in group:
                     roles[device] = (_Comm(NodeType.COMM_COLL_NODE, size, comm_type, pg),)
+            known[key] = roles
         else:
             raise HespasError(f"{graph.source}: no Chakra node type for {op.name}")
         plan[block.id] = roles

@@ -41,11 +41,8 @@ class Block:
     @property
     def label(self) -> str:
         """Short human name listing the distinct op kinds in order, e.g. ``convolution+add``."""
-        seen: dict[str, None] = {}
-        for op in self.ops:
-            if op.short_name not in ("constant", "return"):
-                seen.setdefault(op.short_name, None)
-        return "+".join(seen) or "+".join(dict.fromkeys(op.short_name for op in self.ops))
+        kinds = dict.fromkeys(op.short_name for op in self.ops)
+        return "+".join([k for k in kinds if k not in ("constant", "return")] or kinds)
 
 
 @dataclass(frozen=True)
