@@ -284,6 +284,7 @@ def _generate(config: GenConfig, progress: ProgressHook | None) -> GenResult:
 
     estimator = _estimator(config)
     estimates = _estimate_all(graph, estimator, progress)
+    estimator.close()
     lap("estimate")
     out = config.output_dir
     staging = _staging_dir(out)

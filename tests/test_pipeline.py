@@ -94,7 +94,18 @@ def test_existing_output_needs_clean_and_clean_replaces_it(tmp_path, tiny):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["config.json", "out", "tiny.mlir"]
 
 
-def test_cache_dir_is_used_and_reported(tmp_path, tiny):
+def test_cache_dir_is_used_and_reported(tmp_path, tiny, monkeypatch):
+    import time
+
+    from hespas_py.estimate.cache import CachedEstimator
+
+    store = CachedEstimator._store
+
+    def slow_store(self, target, entry):  # a slow filesystem: generate must wait for writes
+        time.sleep(0.2)
+        store(self, target, entry)
+
+    monkeypatch.setattr(CachedEstimator, "_store", slow_store)
     cache = tmp_path / "cache"
     for run in ("a", "b"):
         result = generate(GenConfig.from_config(

@@ -135,6 +135,10 @@ class Estimator(ABC):
         """Identifies this estimator and its settings in cache keys."""
         return f"{self.name}:{self.hardware.fingerprint()}"
 
+    def close(self) -> None:
+        """Finish work still in flight after the last `estimate` (the cache's queued writes);
+        raise `HespasError` if it failed. Nothing to do for most estimators."""
+
 
 _REGISTRY: dict[str, type[Estimator]] = {}
 

@@ -85,7 +85,7 @@ class Roofline(Estimator):
 
     def estimate(self, block: Block) -> Estimate:
         rows: list[OpCost] = []
-        compute_s = 0.0
+        compute_s = time_s = flops = nbytes = 0.0
         memo = self._memo
         for op in block.ops:
             key = _signature(op)
@@ -98,10 +98,12 @@ class Roofline(Estimator):
                 _, row, op_compute_s = known
             rows.append(row)
             compute_s += op_compute_s
-        flops = sum(r.flops for r in rows)
+            time_s += row.time_s
+            flops += row.flops
+            nbytes += row.bytes
         peak = flops / compute_s if compute_s > 0 else self._vector_rate
-        return Estimate(time_s=sum(r.time_s for r in rows), flops=flops,
-                        bytes=sum(r.bytes for r in rows), per_op=tuple(rows), peak_flops=peak)
+        return Estimate(time_s=time_s, flops=flops, bytes=nbytes, per_op=tuple(rows),
+                        peak_flops=peak)
 
 
 def _signature(op: Op) -> tuple | None:
