@@ -1,12 +1,13 @@
 """Trace-generation speed: wall time and peak RSS of ``hespas_chakra_gen`` runs, end to end.
 
 Each case runs the command line in a fresh Python process (imports, reading, splitting,
-estimating and writing all count), best of ``--repeat`` runs, and prints its phase timings.
+estimating and writing all count) ``--repeat`` times (``--big-repeat`` on the big module) and
+prints the best run's figures and phase timings with the median wall time.
 Goals (issue 3): ResNet-50 step, 4 devices, roofline on A100_SXM_40GB, individual_split
 --merge and linear_split: < 0.7 s and < 300 MB each (the published tool: 5.75 s / 3.73 s);
 a >= 500k-op module (scripts/gen_big_module.py) at >= 50k ops/s.
 
-    python3 bench/gen.py [--repeat 3] [--big-ops 500000]
+    python3 bench/gen.py [--repeat 3] [--big-ops 500000] [--big-repeat 3]
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import argparse
 import compileall
 import json
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -43,18 +45,21 @@ def run_once(args: list[str]) -> tuple[float, float, dict]:
 
 
 def bench(label: str, args: list[str], repeat: int, ops: int) -> None:
+    """Best run's figures and phases, and the median wall time over ``repeat`` runs."""
     runs = [run_once(args) for _ in range(repeat)]
     wall, rss, summary = min(runs, key=lambda r: r[0])
+    median = statistics.median(r[0] for r in runs)
     phases = ", ".join(f"{k} {v:.3f}" for k, v in summary["timings_s"].items())
     nodes = sum(summary["nodes_per_device"].values())
-    print(f"{label:<38} wall {wall:6.3f} s  peak RSS {rss:6.0f} MB  {ops / wall:9,.0f} ops/s  "
-          f"{nodes} nodes/device  [{phases}]")
+    print(f"{label:<38} wall {wall:6.3f} s (median {median:.3f})  peak RSS {rss:6.0f} MB  "
+          f"{ops / wall:9,.0f} ops/s (median {ops / median:,.0f})  {nodes} nodes/device  [{phases}]")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--big-ops", type=int, default=500_000)
+    parser.add_argument("--big-repeat", type=int, default=3, help="runs on the big module")
     options = parser.parse_args()
     # Time the package as installed, bytecode compiled: under PYTHONDONTWRITEBYTECODE a checkout
     # would recompile every module in every timed run.
@@ -80,7 +85,7 @@ def main() -> None:
                                   "individual_split", "--merge"]),
                                  ("big linear_split", ["--split_fn", "linear_split"])):
                 bench(f"{label} ({options.big_ops:,} ops)",
-                      [*common, "--mlir_file", str(big), *extra], 1,
+                      [*common, "--mlir_file", str(big), *extra], options.big_repeat,
                       options.big_ops)
         else:
             print(f"skipped the big module: {BIG_MODULE_SCRIPT} not written yet")
