@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
+from operator import attrgetter
 
 from hespas_py.mlir.ops import Op, TensorType
 
@@ -41,8 +43,17 @@ class Block:
     @property
     def label(self) -> str:
         """Short human name listing the distinct op kinds in order, e.g. ``convolution+add``."""
-        kinds = dict.fromkeys(op.short_name for op in self.ops)
-        return "+".join([k for k in kinds if k not in ("constant", "return")] or kinds)
+        return _label(tuple(map(_NAME, self.ops)))
+
+
+_NAME = attrgetter("name")
+
+
+@lru_cache(maxsize=4096)
+def _label(names: tuple[str, ...]) -> str:
+    """`Block.label` of a block whose ops have these names (blocks repeat, labels are cached)."""
+    kinds = dict.fromkeys(name.rpartition(".")[2] for name in names)
+    return "+".join([k for k in kinds if k not in ("constant", "return")] or kinds)
 
 
 @dataclass(frozen=True)
