@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from hespas_py.errors import HespasError
+from hespas_py.fast_init import fast_constructor
 from hespas_py.gc_pause import gc_paused
 from hespas_py.mlir.analyze import EXPANDED
 from hespas_py.mlir.attrs import OPS_WITH_ATTRIBUTES, AttributeReader, UnreadableAttribute
@@ -51,34 +52,9 @@ from hespas_py.mlir.ops import Function, Module, Op, Region, TensorType
 from hespas_py.mlir.source import parse_file
 
 _NO_ATTRS: dict[str, Any] = {}
-_OP_FIELDS = ("name", "results", "operands", "result_types", "operand_types", "attrs", "regions",
-              "captures", "index")
 
 
-def _fast_op_constructor() -> Callable[..., Op]:
-    """`Op`'s constructor without the frozen-dataclass ``__init__`` (4x its cost).
-
-    A plain class with `Op`'s slots fills them with ordinary attribute stores, then hands the
-    instance over to `Op` (same layout, so ``__class__`` may change): the result is an ordinary,
-    frozen `Op`. Falls back to `Op` itself if its slots ever differ from the order used here.
-    """
-    if getattr(Op, "__slots__", None) != _OP_FIELDS:
-        return Op
-
-    class OpBuilder:
-        __slots__ = _OP_FIELDS
-
-        def __init__(self, name, results, operands, result_types, operand_types, attrs, regions,
-                     captures, index):
-            self.name, self.results, self.operands = name, results, operands
-            self.result_types, self.operand_types, self.attrs = result_types, operand_types, attrs
-            self.regions, self.captures, self.index = regions, captures, index
-            self.__class__ = Op
-
-    return OpBuilder
-
-
-_new_op = _fast_op_constructor()
+_new_op = fast_constructor(Op)
 
 
 @dataclass(frozen=True, slots=True)
