@@ -112,7 +112,7 @@ STATISTICS = f"""
 
 
 def test_sibling_reductions_share_one_read(tmp_path):
-    path = module(tmp_path, STATISTICS + f"""
+    path = module(tmp_path, STATISTICS + """
     return %0, %1 : tensor<512xf32>, tensor<512xf32>""", f"%a: {T}",
                   "tensor<512xf32>, tensor<512xf32>")
     (k,) = kernels(path)

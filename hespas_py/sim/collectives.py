@@ -19,8 +19,6 @@ from hespas_py.sim.errors import Rejected
 GENERAL, PACKET_RECEIVED, STREAM_INIT = 0, 1, 2
 # Collective types (ASTRA-sim's ComType).
 REDUCE_SCATTER, ALL_GATHER, ALL_REDUCE, ALL_TO_ALL = 1, 2, 3, 4
-COM_TYPE_NAMES = {REDUCE_SCATTER: "REDUCE_SCATTER", ALL_GATHER: "ALL_GATHER",
-                  ALL_REDUCE: "ALL_REDUCE", ALL_TO_ALL: "ALL_TO_ALL"}
 # Ring directions.
 CLOCKWISE, ANTICLOCKWISE = 0, 1
 
@@ -231,9 +229,6 @@ class Ring:
             self.stream_count = (n - 1) * n // 2
         else:
             self.stream_count = n - 1
-        self.max_count = 0 if com_type in (ALL_TO_ALL, ALL_GATHER) else n - 1
-        self.remained_packets_per_message = 1
-        self.remained_packets_per_max_count = 1
         if com_type == ALL_REDUCE:
             self.final_data_size, self.msg_size = data_size, data_size // n
         elif com_type == ALL_GATHER:
@@ -244,7 +239,6 @@ class Ring:
             self.final_data_size, self.msg_size = data_size, data_size // n
         self.packets: deque = deque()
         self.processed = False
-        self.send_back = False
         self.stream = None
 
     def non_zero_latency_count(self) -> int:
@@ -268,31 +262,18 @@ class Ring:
         """Send the packet just inserted through the memory interface."""
         PacketBundle(self.stream, self.processed, self.msg_size, self.local)
 
-    def process_stream_count(self) -> None:
-        """Account one sent message."""
-        if self.remained_packets_per_message > 0:
-            self.remained_packets_per_message -= 1
-        if self.remained_packets_per_message == 0 and self.stream_count > 0:
-            self.stream_count -= 1
-            if self.stream_count > 0:
-                self.remained_packets_per_message = 1
-
     def process_max_count(self) -> None:
         """Release the inserted packet, then turn to the next peer."""
-        if self.remained_packets_per_max_count > 0:
-            self.remained_packets_per_max_count -= 1
-        if self.remained_packets_per_max_count == 0:
-            self.max_count -= 1
-            self.release_packets()
-            self.remained_packets_per_max_count = 1
-            self.next_peer()
+        self.release_packets()
+        self.next_peer()
 
     def next_peer(self) -> None:
         """After a release: a ring keeps its neighbours."""
 
     def reduce(self) -> None:
-        """Bookkeeping after a message went out."""
-        self.process_stream_count()
+        """Bookkeeping after a message went out (one packet per message)."""
+        if self.stream_count > 0:
+            self.stream_count -= 1
         self.packets.popleft()
         self.free_packets -= 1
 
@@ -312,7 +293,6 @@ class Ring:
         if self.zero_latency_packets > 0:
             self.packets.append((self.curr_sender, self.curr_receiver, self.msg_size))
             self.processed = False
-            self.send_back = False
             self.process_max_count()
             self.zero_latency_packets -= 1
             return
@@ -320,7 +300,6 @@ class Ring:
             self.packets.append((self.curr_sender, self.curr_receiver, self.msg_size))
             self.processed = (self.com_type == REDUCE_SCATTER
                               or (self.com_type == ALL_REDUCE and self.toggle))
-            self.send_back = self.non_zero_latency_packets > self.parallel_reduce
             self.process_max_count()
             self.non_zero_latency_packets -= 1
             return
@@ -405,7 +384,6 @@ class HalvingDoubling(Ring):
         n = self.nodes_in_ring
         log_n = math.log2(n)
         self.stream_count = int(2 * log_n) if com_type == ALL_REDUCE else int(log_n)
-        self.max_count = 0 if com_type == ALL_GATHER else int(log_n)
         if com_type == ALL_REDUCE:
             self.final_data_size, self.msg_size = data_size, data_size // 2
             self.rank_offset, self.offset_multiplier = 1, 2.0
