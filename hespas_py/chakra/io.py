@@ -22,19 +22,27 @@ def write_trace(stream: BinaryIO, nodes: Iterable, version: str = TRACE_VERSION)
         proto.serialize_length_prefixed(node, stream)
 
 
+def parse_trace(path: str | Path, stream: BinaryIO, node_type: type = Node) -> tuple[object, list]:
+    """The GlobalMetadata and every node of a trace stream, each node parsed as ``node_type``
+    (Node, or a lighter message with Node's field numbers); `HespasError` naming ``path`` for an
+    empty or malformed stream."""
+    try:
+        meta = proto.parse_length_prefixed(GlobalMetadata, stream)
+        if meta is None:
+            raise HespasError(f"{path}: empty Chakra trace")
+        nodes = []
+        while (node := proto.parse_length_prefixed(node_type, stream)) is not None:
+            nodes.append(node)
+    except (DecodeError, ValueError) as exc:
+        raise HespasError(f"{path}: not a Chakra trace ({exc})") from None
+    return meta, nodes
+
+
 def read_trace(path: str | Path) -> tuple[object, list]:
     """Read one ``.et`` file into its GlobalMetadata and its list of Nodes."""
     path = Path(path)
     try:
         with path.open("rb") as stream:
-            meta = proto.parse_length_prefixed(GlobalMetadata, stream)
-            if meta is None:
-                raise HespasError(f"{path}: empty Chakra trace")
-            nodes = []
-            while (node := proto.parse_length_prefixed(Node, stream)) is not None:
-                nodes.append(node)
+            return parse_trace(path, stream)
     except FileNotFoundError:
         raise HespasError(f"{path}: no such file") from None
-    except (DecodeError, ValueError) as exc:
-        raise HespasError(f"{path}: not a Chakra trace ({exc})") from None
-    return meta, nodes

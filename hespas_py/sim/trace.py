@@ -9,6 +9,7 @@ rejected when the trace is loaded.
 from __future__ import annotations
 
 import hashlib
+import io
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,6 +18,7 @@ from typing import NamedTuple
 from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
 from google.protobuf.message import DecodeError
 
+from hespas_py.chakra.io import parse_trace
 from hespas_py.chakra.schema import AttributeProto, CollectiveCommType, NodeType
 from hespas_py.errors import HespasError
 from hespas_py.gc_pause import gc_paused
@@ -147,38 +149,13 @@ def _reject_kind(path: Path, node, is_cpu_op: bool) -> None:
                           "report on CPU ops")
 
 
-def _messages(path: Path, data: bytes) -> list[bytes]:
-    """Split protobuf's varint-length-prefixed stream into message encodings."""
-    messages = []
-    position, end = 0, len(data)
-    while position < end:
-        length = shift = 0
-        while True:
-            if position >= end or shift > 63:
-                raise HespasError(f"{path}: not a Chakra trace (truncated length prefix)")
-            byte = data[position]
-            position += 1
-            length |= (byte & 0x7F) << shift
-            if byte < 0x80:
-                break
-            shift += 7
-        if position + length > end:
-            raise HespasError(f"{path}: not a Chakra trace (truncated message)")
-        messages.append(data[position:position + length])
-        position += length
-    if not messages:
-        raise HespasError(f"{path}: empty Chakra trace")
-    return messages
-
-
 def _nodes(path: Path, data: bytes) -> list[TraceNode]:
     """Decode every node of a trace file's bytes (its first message is the GlobalMetadata)."""
     attributes: dict[bytes, tuple] = {}
     nodes = []
-    parse = _NodeView.FromString
+    _, views = parse_trace(path, io.BytesIO(data), _NodeView)
     try:
-        for raw in _messages(path, data)[1:]:
-            view = parse(raw)
+        for view in views:
             ints = {}
             pg_name = ""
             involved = None
