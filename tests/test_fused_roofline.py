@@ -242,6 +242,22 @@ def test_whole_step_plan_fuses_across_blocks(tmp_path):
     assert whole.fingerprint() != alone.fingerprint()
 
 
+def test_step_fingerprint_follows_content_not_path(tmp_path):
+    def fingerprint(folder: str, shape: str) -> str:
+        (tmp_path / folder).mkdir(exist_ok=True)
+        path = module(tmp_path / folder, f"""
+    %0 = stablehlo.exponential %a : {shape}
+    return %0 : {shape}""", f"%a: {shape}", shape)
+        estimator = get_estimator("fused_roofline", HW)
+        estimator.prepare(split(load_module(path), "linear_split"))
+        return estimator.fingerprint()
+
+    # The same file edited: same op structure, other shapes, so another step.
+    assert fingerprint("a", T) != fingerprint("a", "tensor<4x4xf32>")
+    # Same content in another place: the same step.
+    assert fingerprint("c", T) == fingerprint("d", T)
+
+
 def test_every_node_preset_has_a_fused_config_with_sources(repo_dir):
     for name in preset_names():
         config = repo_dir / "configs" / "nodes" / name / "fused_roofline" / "config.json"

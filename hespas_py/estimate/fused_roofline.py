@@ -42,6 +42,7 @@ import math
 from typing import ClassVar, Hashable, Mapping
 
 from hespas_py.estimate.base import Estimate, Hardware, OpCost, register
+from hespas_py.estimate.cache import canonical_block_text
 from hespas_py.estimate.fusion import Kernel, block_outputs, plan_kernels
 from hespas_py.estimate.roofline import Roofline
 from hespas_py.mlir.ops import Op
@@ -99,9 +100,12 @@ class FusedRoofline(Roofline):
     def prepare(self, graph: BlockGraph) -> None:
         ops = [op for block in graph.blocks for op in block.ops]
         position = {_op_key(op): i for i, op in enumerate(ops)}
-        digest = hashlib.sha256(graph.source.encode())
+        # The step's content (types and attributes included) and its wiring (op keys), so an
+        # edited module never reuses another step's cross-block charges from a cache.
+        digest = hashlib.sha256()
         for block in graph.blocks:
             digest.update(repr([_op_key(op) for op in block.ops]).encode())
+            digest.update(canonical_block_text(block).encode())
         self.step_digest = digest.hexdigest()[:16]
         self.planned_ops = set(position)
         self.charged = {}
