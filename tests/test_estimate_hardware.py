@@ -41,6 +41,7 @@ def hw_config(**hardware: Any) -> dict[str, Any]:
 
 def test_every_preset_is_valid_json_and_loads() -> None:
     assert REQUIRED_PRESETS <= set(preset_names())
+    assert len(preset_names()) == len(set(preset_names()))  # once each, whatever its methods
     for name in preset_names():
         json.loads((PRESETS_DIR / name / "roofline" / "config.json").read_text())
         hw = load_hardware(name)

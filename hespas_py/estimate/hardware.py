@@ -219,7 +219,7 @@ def preset_names() -> list[str]:
     """Names of the repository's node presets, sorted."""
     if not PRESETS_DIR.is_dir():
         return []
-    return sorted(p.parent.parent.name for p in PRESETS_DIR.glob("*/*/config.json"))
+    return sorted({p.parent.parent.name for p in PRESETS_DIR.glob("*/*/config.json")})
 
 
 def preset_path(name: str, method: str = DEFAULT_METHOD) -> Path:
@@ -229,7 +229,7 @@ def preset_path(name: str, method: str = DEFAULT_METHOD) -> Path:
         if candidate.is_file():
             return candidate
     raise HespasError(f"{name}: no such hardware config file or preset "
-                      f"(presets: {', '.join(dict.fromkeys(preset_names()))})")
+                      f"(presets: {', '.join(preset_names())})")
 
 
 def hardware_from_config(config: Mapping[str, Any], source: str,
