@@ -30,7 +30,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from hespas_py.mlir.ops import Module, Op, Region
+from hespas_py.mlir.ops import TERMINATORS, Module, Op, Region
 
 #: Ops replaced by the ops of their regions when expanding.
 CONTAINERS = frozenset({"func.call", "mhlo.fusion", "sdy.manual_computation"})
@@ -39,8 +39,6 @@ CONTROL_FLOW = frozenset({"stablehlo.while", "stablehlo.case", "stablehlo.if", "
                           "mhlo.case", "mhlo.if"})
 #: Ops whose regions an expanded histogram reads.
 EXPANDED = CONTAINERS | CONTROL_FLOW
-#: Region terminators, not counted inside expanded bodies.
-TERMINATORS = frozenset({"func.return", "stablehlo.return", "mhlo.return", "sdy.return"})
 
 _RULE = "-" * 35
 _NAME_WIDTH = 30

@@ -25,6 +25,11 @@ DTYPE_BYTES: Mapping[str, int] = {
 }
 
 
+#: Ops that end a function or region body.
+TERMINATORS: frozenset[str] = frozenset({"func.return", "stablehlo.return", "mhlo.return",
+                                         "sdy.return"})
+
+
 @dataclass(frozen=True, slots=True)
 class TensorType:
     """The type of one SSA value.

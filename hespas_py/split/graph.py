@@ -12,9 +12,9 @@ from typing import Mapping, Sequence
 
 from hespas_py.errors import HespasError
 from hespas_py.fast_init import fast_constructor
-from hespas_py.mlir.ops import Module, Op, TensorType
+from hespas_py.mlir.ops import TERMINATORS, Module, Op, TensorType
 from hespas_py.split.blocks import Block, BlockGraph, is_collective
-from hespas_py.split.program import TERMINATORS, program_ops
+from hespas_py.split.program import program_ops
 
 #: Ops that never count as constant-like even with constant operands (they may be costly or
 #: have effects the splitter must keep visible).
@@ -103,7 +103,7 @@ class Program:
 
 def block_deps(program: Program, groups: Sequence[Sequence[int]]) -> list[tuple[int, ...]]:
     """Per group, the ascending ids of the groups it depends on (ops outside every group ignored)."""
-    block_of = _block_of(program, groups)
+    block_of = block_index(program, groups)
     result = []
     for block_id, group in enumerate(groups):
         deps = set()
@@ -118,7 +118,8 @@ def block_deps(program: Program, groups: Sequence[Sequence[int]]) -> list[tuple[
     return result
 
 
-def _block_of(program: Program, groups: Sequence[Sequence[int]]) -> list[int]:
+def block_index(program: Program, groups: Sequence[Sequence[int]]) -> list[int]:
+    """Per op position, the id of the group holding it (-1 for none); a fresh list."""
     block_of = [-1] * len(program.ops)
     for block_id, group in enumerate(groups):
         for position in group:
@@ -132,7 +133,7 @@ def build_graph(program: Program, groups: Sequence[Sequence[int]]) -> BlockGraph
     Raises `HespasError` when a block would read a value defined in a later block (an op list
     that is not in SSA order, or a grouping that is not a topological order).
     """
-    block_of = _block_of(program, groups)
+    block_of = block_index(program, groups)
     producer, constant, ops = program.producer, program.constant, program.ops
     escaping = set(program.returned)
     reads = []

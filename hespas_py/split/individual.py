@@ -12,7 +12,7 @@ from typing import Sequence
 
 from hespas_py.mlir.ops import Module, Op
 from hespas_py.split.blocks import BlockGraph
-from hespas_py.split.graph import Program, block_deps, build_graph
+from hespas_py.split.graph import Program, block_deps, block_index, build_graph
 
 
 def individual_split(source: Module | Sequence[Op], merge: bool = False) -> BlockGraph:
@@ -65,10 +65,7 @@ def _merge_chains(program: Program, groups: list[list[int]]) -> list[list[int]]:
 
 def _attach_constants(program: Program, groups: list[list[int]]) -> list[list[int]]:
     """Put each read constant-like op into the lowest-id block among its readers' blocks."""
-    block_of = [-1] * len(program.ops)
-    for block_id, group in enumerate(groups):
-        for position in group:
-            block_of[position] = block_id
+    block_of = block_index(program, groups)
     earliest_reader: dict[int, int] = {}
     for position in range(len(program.ops) - 1, -1, -1):
         if program.constant[position]:

@@ -20,12 +20,9 @@ import itertools
 from typing import Iterable, Iterator, Mapping
 
 from hespas_py.errors import HespasError
-from hespas_py.mlir.ops import Module, Op, Region
+from hespas_py.mlir.ops import TERMINATORS, Module, Op, Region
 from hespas_py.split.blocks import is_collective
 
-#: Ops that end a function or region body; never part of the per-device program.
-TERMINATORS: frozenset[str] = frozenset({"func.return", "sdy.return", "stablehlo.return",
-                                         "mhlo.return"})
 
 _MANUAL = "sdy.manual_computation"
 _CALL = "func.call"
