@@ -32,7 +32,7 @@ from hespas_py.chakra.groups import DeviceLayout
 from hespas_py.errors import HespasError
 from hespas_py.gc_pause import gc_paused
 from hespas_py.estimate.base import Estimate, Hardware
-from hespas_py.split import SPLITTERS, split
+from hespas_py.split import split, splitter
 from hespas_py.split.blocks import BlockGraph
 
 log = logging.getLogger("hespas_py")
@@ -120,9 +120,7 @@ class GenConfig:
             "disable_cache": data.get("disable_cache", perf.get("disable_cache", False)),
         }
         settings.update({k: v for k, v in overrides.items() if v is not None})
-        if settings["split_strategy"] not in SPLITTERS:
-            raise HespasError(f"unknown split strategy {settings['split_strategy']!r} "
-                              f"(known: {', '.join(SPLITTERS)})")
+        splitter(settings["split_strategy"])  # fail before any work on an unknown name
         for key, flag in (("mlir_file", "--mlir_file"), ("output_dir", "--output")):
             if not settings[key]:
                 raise HespasError(f"{source}: missing required key {key} (or pass {flag})")

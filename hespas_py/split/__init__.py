@@ -21,17 +21,21 @@ SPLITTERS: dict[str, Callable[..., BlockGraph]] = {
 }
 
 
+def splitter(strategy: str) -> Callable[..., BlockGraph]:
+    """The splitter named ``strategy``; `HespasError` listing the known ones otherwise."""
+    try:
+        return SPLITTERS[strategy]
+    except KeyError:
+        raise HespasError(f"unknown split strategy {strategy!r} "
+                          f"(known: {', '.join(SPLITTERS)})") from None
+
+
 def split(module: Module, strategy: str, **options: Any) -> BlockGraph:
     """Run the splitter named ``strategy`` with its keyword ``options``."""
     if module.outline:
         raise HespasError(f"{module.path}: read in outline mode (names only); split needs a full read")
-    try:
-        splitter = SPLITTERS[strategy]
-    except KeyError:
-        raise HespasError(f"unknown split strategy {strategy!r} "
-                          f"(known: {', '.join(SPLITTERS)})") from None
-    return splitter(module, **options)
+    return splitter(strategy)(module, **options)
 
 
 __all__ = ["Block", "BlockGraph", "SEPARATORS", "SPLITTERS", "SeparatorPolicy",
-           "individual_split", "linear_split", "split"]
+           "individual_split", "linear_split", "split", "splitter"]
