@@ -220,6 +220,13 @@ def load_network(path: str | Path) -> NetworkConfig:
     return network
 
 
+def leading_int(text: str) -> int | None:
+    """The integer ``text`` starts with (blanks and a sign allowed), as C++'s ``std::stoi``
+    reads it; None when it starts with none."""
+    match = re.match(r"\s*[+-]?\d+", text)
+    return None if match is None else int(match.group())
+
+
 def parse_algorithm(text: str) -> Algorithm:
     """``ring``, ``direct8``, ``oneHalvingDoubling``... -> `Algorithm` (ValueError if unknown)."""
     for prefix in ("oneDirect", "direct"):
@@ -227,10 +234,10 @@ def parse_algorithm(text: str) -> Algorithm:
             suffix = text[len(prefix):]
             if not suffix:
                 return Algorithm(prefix)
-            digits = re.match(r"\s*[+-]?\d+", suffix[:5])
+            digits = leading_int(suffix[:5])
             if digits is None:
                 raise ValueError(text)
-            return Algorithm(prefix, int(digits.group()))
+            return Algorithm(prefix, digits)
     if text in ALGORITHMS:
         return Algorithm(text)
     raise ValueError(text)
@@ -318,13 +325,13 @@ def load_comm_groups(path: str | Path) -> dict[int, tuple[int, ...]]:
         raise HespasError(f"{path}: expected an object of group id -> rank list")
     groups = {}
     for key, ranks in doc.items():
-        match = re.match(r"\s*[+-]?\d+", key)
-        if match is None or int(match.group()) <= 0:
+        number = leading_int(key)
+        if number is None or number <= 0:
             raise HespasError(f"{path}: group id {key!r} must be a positive integer")
         if not isinstance(ranks, list) or not all(isinstance(r, int) and not isinstance(r, bool)
                                                   for r in ranks):
             raise HespasError(f"{path}: group {key} must list integer ranks")
-        groups[int(match.group())] = tuple(ranks)
+        groups[number] = tuple(ranks)
     return groups
 
 

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import heapq
 import math
-import re
 
 from hespas_py.chakra.schema import CollectiveCommType, NodeType
 from hespas_py.sim.collectives import ALL_GATHER, ALL_REDUCE, ALL_TO_ALL, REDUCE_SCATTER
+from hespas_py.sim.config import leading_int
 from hespas_py.sim.engine import CommGroup, EventQueue, Sys
 from hespas_py.sim.errors import Rejected
 from hespas_py.sim.result import DeviceResult, merged_length
@@ -47,10 +47,10 @@ def group_id(node: TraceNode) -> int | None:
     name = node.pg_name
     if name in ("", "0"):
         return None
-    match = re.match(r"\s*[+-]?\d+", name)
-    if match is None:
+    number = leading_int(name)
+    if number is None:
         raise Rejected(f"node {node.id} ({node.name}): pg_name {name!r} is not a group number")
-    return int(match.group())
+    return number
 
 
 class Workload:
