@@ -30,8 +30,8 @@ from typing import Any, Callable, Mapping
 
 from hespas_py.chakra.groups import DeviceLayout
 from hespas_py.errors import HespasError
-from hespas_py.gc_pause import gc_paused
 from hespas_py.estimate.base import Estimate, Hardware
+from hespas_py.gc_pause import gc_paused
 from hespas_py.split import split, splitter
 from hespas_py.split.blocks import BlockGraph
 
@@ -41,7 +41,6 @@ log = logging.getLogger("hespas_py")
 ProgressHook = Callable[[str, int, int], None]
 
 DEFAULT_SPLIT = "linear_split"
-STATS_FILE = "module_stats.json"
 #: How often (in blocks) the estimate phase reports progress.
 _PROGRESS_EVERY = 256
 
@@ -256,6 +255,7 @@ def generate(config: GenConfig, progress: ProgressHook | None = None) -> GenResu
 
 
 def _generate(config: GenConfig, progress: ProgressHook | None) -> GenResult:
+    from hespas_py.chakra.files import STATS_FILE
     from hespas_py.chakra.stats import module_stats
     from hespas_py.chakra.writer import write_traces
     from hespas_py.mlir.reader import load_module

@@ -14,6 +14,7 @@ from typing import Any
 
 from hespas_py.chakra.io import read_trace
 from hespas_py.chakra.schema import CollectiveCommType, NodeType
+from hespas_py.chakra.files import COMM_GROUP_FILE, STATS_FILE
 from hespas_py.errors import HespasError
 
 _TRACE_FILE = re.compile(r"^(?P<prefix>.+)\.(?P<rank>\d+)\.et$")
@@ -155,7 +156,7 @@ def summarize(target: str | Path) -> dict[str, Any]:
             by_content[content] = {**summarize_trace(path).as_dict(), "files": [str(path)]}
     result: dict[str, Any] = {"directory": str(target), "ranks": len(paths),
                               "traces": list(by_content.values())}
-    for key, name in (("comm_groups", "comm_group.json"), ("module_stats", "module_stats.json")):
+    for key, name in (("comm_groups", COMM_GROUP_FILE), ("module_stats", STATS_FILE)):
         path = target / name
         if path.is_file():
             try:

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
+from hespas_py.chakra.files import COMM_GROUP_FILE, trace_name
 from hespas_py.chakra.groups import DeviceLayout
 from hespas_py.chakra.io import write_trace
 from hespas_py.chakra.schema import CollectiveCommType, Node, NodeType
@@ -45,13 +46,6 @@ COMM_TYPES: dict[str, CollectiveCommType] = {
     "collective_broadcast": CollectiveCommType.BROADCAST,
 }
 _PERMUTE = "collective_permute"
-COMM_GROUP_FILE = "comm_group.json"
-
-
-def trace_name(device: int) -> str:
-    """File name of ``device``'s trace."""
-    return f"dev.{device}.et"
-
 
 def durations_micros(times_s: Sequence[float]) -> list[int]:
     """Whole-microsecond durations whose running sums track the exact running sums of ``times_s``.

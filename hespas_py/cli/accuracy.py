@@ -196,6 +196,7 @@ class DeviceCountMismatch(HespasError):
 
 def predict(case: Case, estimator: str) -> float:
     """Simulated step time of ``case`` with ``estimator`` (seconds)."""
+    from hespas_py.chakra.files import COMM_GROUP_FILE, TRACE_PREFIX
     from hespas_py.estimate.hardware import load_hardware
     from hespas_py.pipeline import GenConfig, generate
     from hespas_py.sim.config import load_system_dir
@@ -211,9 +212,9 @@ def predict(case: Case, estimator: str) -> float:
         if result.layout.num_devices != setup.network.num_npus:
             raise DeviceCountMismatch(f"{case.workload_file.name} runs on {result.layout.num_devices} devices, "
                                       f"{case.system_dir.name} has {setup.network.num_npus} NPUs")
-        sim = simulate(out / "dev", setup.system, setup.network,
-                       comm_groups=out / "comm_group.json")
-    return max(d.wall_time_ns for d in sim.devices) * 1e-9
+        sim = simulate(out / TRACE_PREFIX, setup.system, setup.network,
+                       comm_groups=out / COMM_GROUP_FILE)
+    return sim.step_time_ns * 1e-9
 
 
 def trend_error(results: list[Result]) -> float | None:

@@ -111,6 +111,7 @@ def _load_machine(system: str):
 
 def _simulate(out_dir: Path, num_devices: int, machine) -> dict[str, Any]:
     """Simulate the traces in ``out_dir`` on ``machine``; the summary's ``simulation`` entry."""
+    from hespas_py.chakra.files import COMM_GROUP_FILE, TRACE_PREFIX
     from hespas_py.errors import HespasError
     from hespas_py.sim.simulate import simulate
 
@@ -118,7 +119,7 @@ def _simulate(out_dir: Path, num_devices: int, machine) -> dict[str, Any]:
     if network.num_npus != num_devices:
         raise HespasError(f"{label}: the machine has {network.num_npus} NPUs but the traces are "
                           f"for {num_devices} devices")
-    result = simulate(out_dir / "dev", system, network, comm_groups=out_dir / "comm_group.json")
+    result = simulate(out_dir / TRACE_PREFIX, system, network, comm_groups=out_dir / COMM_GROUP_FILE)
     logging.getLogger("hespas_py").info("simulated on %s", label)
     return {"system": label, "step_time_s": result.step_time_ns * 1e-9, **result.as_json()}
 

@@ -21,7 +21,9 @@ BACKENDS = ("builtin", "astra-sim")
 def _comm_groups(prefix: str, comm_groups: Optional[Path]) -> Optional[Path]:
     if comm_groups is not None:
         return comm_groups
-    beside = Path(prefix).parent / "comm_group.json"
+    from hespas_py.chakra.files import COMM_GROUP_FILE
+
+    beside = Path(prefix).parent / COMM_GROUP_FILE
     return beside if beside.is_file() else None
 
 
