@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, Mapping, Sequence
 
+from hespas_py.chakra.writer import collective_bytes
 from hespas_py.estimate.base import Estimate, Hardware, OpCost
 from hespas_py.split.blocks import BlockGraph
 
@@ -44,10 +45,9 @@ def module_stats(graph: BlockGraph, estimates: Sequence[Estimate | None], hardwa
     time_s = flops = nbytes = ceiling_flops = ceiling_time = 0.0
     for block in graph.blocks:
         if block.collective:
-            op = block.ops[0]
-            entry = collectives.setdefault(op.short_name, {"count": 0, "bytes": 0})
+            entry = collectives.setdefault(block.ops[0].short_name, {"count": 0, "bytes": 0})
             entry["count"] += 1
-            entry["bytes"] += sum(t.nbytes for t in op.operand_types)
+            entry["bytes"] += collective_bytes(block)
             continue
         estimate = estimates[block.id]
         time_s += estimate.time_s

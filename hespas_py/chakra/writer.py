@@ -103,9 +103,9 @@ class TraceSet:
     total_micros: int
 
 
-def _operand_bytes(block: Block) -> int:
-    op = block.ops[0]
-    return sum(t.nbytes for t in op.operand_types)
+def collective_bytes(block: Block) -> int:
+    """Bytes a collective block's op reads: its message size (Chakra's ``comm_size``)."""
+    return sum(t.nbytes for t in block.ops[0].operand_types)
 
 
 def _plan(graph: BlockGraph, layout: DeviceLayout
@@ -121,7 +121,7 @@ def _plan(graph: BlockGraph, layout: DeviceLayout
         if not block.collective:
             continue
         op = block.ops[0]
-        size = _operand_bytes(block)
+        size = collective_bytes(block)
         key = (op.name, id(op.attrs), size)
         if key in known:
             plan[block.id] = known[key]
