@@ -103,10 +103,10 @@ def print_summary(summary: Mapping[str, Any]) -> None:
 
 def _load_machine(system: str):
     """(label, SystemConfig, NetworkConfig) of a system folder or preset."""
-    from hespas_py.sim.config import load_network, load_system, resolve_system_files
+    from hespas_py.sim.config import load_setup, resolve_system_files
 
-    files = resolve_system_files(system)
-    return system, load_system(files["system.json"]), load_network(files["network.yml"])
+    setup = load_setup(resolve_system_files(system))
+    return system, setup.system, setup.network
 
 
 def _simulate(out_dir: Path, num_devices: int, machine) -> dict[str, Any]:

@@ -80,23 +80,19 @@ def simulate_command(
                                             "congestion-unaware binary (for --backend astra-sim)."),
 ) -> None:
     """Simulate a Chakra trace set with ASTRA-sim's analytical network semantics."""
-    from hespas_py.sim.config import (load_network, load_remote_memory, load_system,
-                                      resolve_system_files)
+    from hespas_py.sim.config import load_setup, resolve_system_files
     from hespas_py.sim.simulate import simulate
     from hespas_py.sim.timeline import write_timeline
 
     if backend not in BACKENDS:
         raise HespasError(f"--backend {backend}: use one of {', '.join(BACKENDS)}")
     files = resolve_system_files(system, network, remote_memory)
-    network_config = load_network(files["network.yml"])
-    system_config = load_system(files["system.json"])
-    if files["remote_memory.json"] is not None:
-        load_remote_memory(files["remote_memory.json"])
+    setup = load_setup(files)
     groups = _comm_groups(prefix, comm_groups)
     if backend == "builtin":
-        result = simulate(prefix, system_config, network_config, comm_groups=groups)
+        result = simulate(prefix, setup.system, setup.network, comm_groups=groups)
     else:
-        result = _run_astra_sim(astra_sim, prefix, files, groups, network_config.num_npus)
+        result = _run_astra_sim(astra_sim, prefix, files, groups, setup.network.num_npus)
     if timeline is not None:
         write_timeline(result, timeline)
     if as_json:

@@ -335,8 +335,8 @@ def load_comm_groups(path: str | Path) -> dict[int, tuple[int, ...]]:
     return groups
 
 
-def system_files(folder: str | Path) -> dict[str, Path]:
-    """The network.yml, system.json and remote_memory.json of a preset folder.
+def system_files(folder: str | Path) -> dict[str, Path | None]:
+    """The network.yml, system.json and remote_memory.json (None if absent) of a preset folder.
 
     The folder may hold them directly or in an ``astra-sim/`` subfolder (Hespas' layout).
     """
@@ -344,23 +344,29 @@ def system_files(folder: str | Path) -> dict[str, Path]:
     base = folder / "astra-sim" if (folder / "astra-sim").is_dir() else folder
     if not base.is_dir():
         raise HespasError(f"{folder}: no such folder")
-    files = {name: base / name for name in ("network.yml", "system.json", "remote_memory.json")}
+    files: dict[str, Path | None] = {
+        name: base / name for name in ("network.yml", "system.json", "remote_memory.json")}
     for name in ("network.yml", "system.json"):
         if not files[name].is_file():
             raise HespasError(f"{base}: no {name}")
+    if not files["remote_memory.json"].is_file():
+        files["remote_memory.json"] = None
     return files
 
 
-def load_system_dir(folder: str | Path) -> SystemSetup:
-    """Read a machine's ASTRA-sim configuration from ``folder`` (or ``folder/astra-sim``).
-
-    A missing remote_memory.json means no memory expansion.
-    """
-    files = system_files(folder)
+def load_setup(files: Mapping[str, Path | None]) -> SystemSetup:
+    """Read the network.yml, system.json and remote_memory.json named in ``files`` (as
+    `system_files` or `resolve_system_files` give them); an absent remote_memory.json means no
+    memory expansion."""
     remote = files["remote_memory.json"]
     return SystemSetup(load_network(files["network.yml"]), load_system(files["system.json"]),
-                       load_remote_memory(remote) if remote.is_file() else RemoteMemoryConfig(),
+                       load_remote_memory(remote) if remote is not None else RemoteMemoryConfig(),
                        files["system.json"].parent)
+
+
+def load_system_dir(folder: str | Path) -> SystemSetup:
+    """Read a machine's ASTRA-sim configuration from ``folder`` (or ``folder/astra-sim``)."""
+    return load_setup(system_files(folder))
 
 
 #: The bundled machine presets (``configs/systems/<name>/astra-sim/...`` of a source checkout).
@@ -390,9 +396,7 @@ def resolve_system_files(system: str | Path, network: str | Path | None = None,
         if not folder.is_dir():
             names = ", ".join(preset_names()) or "none installed"
             raise HespasError(f"{system}: not a system.json, a folder or a preset ({names})")
-        files = dict(system_files(folder))
-        if not files["remote_memory.json"].is_file():
-            files["remote_memory.json"] = None
+        files = system_files(folder)
     if network is not None:
         files["network.yml"] = Path(network)
     if remote_memory is not None:
