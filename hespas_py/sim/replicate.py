@@ -21,7 +21,7 @@ from hespas_py.sim.config import NetworkConfig, SystemConfig
 from hespas_py.sim.engine import CommGroup, EventQueue, Network, Sys
 from hespas_py.sim.result import SimResult
 from hespas_py.sim.trace import Trace, TraceNode, index_trace
-from hespas_py.sim.workload import Workload, group_id, run_workloads
+from hespas_py.sim.workload import Workload, group_id, run_full, run_workloads
 
 #: Compute time placed before a collective timed away from tick 0.
 _LEAD_IN_US = 1
@@ -80,11 +80,8 @@ class CollectiveTimes:
                      node._replace(id=1, deps=(0,))]
             lead_in = _LEAD_IN_US * 1000
         trace = index_trace(Path("<collective timing>"), nodes, b"")
-        queue = EventQueue()
-        net = Network(self.network, queue)
-        workloads = [Workload(Sys(npu, queue, net, self.system, self.network), trace, self.groups)
-                     for npu in range(self.network.num_npus)]
-        run_workloads(workloads, queue)
+        workloads = run_full([trace] * self.network.num_npus, self.system, self.network,
+                             self.groups)
         finishes = {w.end[len(nodes) - 1] for w in workloads}
         if len(finishes) != 1:
             raise NotSymmetric

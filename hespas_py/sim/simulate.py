@@ -9,12 +9,11 @@ from hespas_py.errors import HespasError
 from hespas_py.gc_pause import gc_paused
 from hespas_py.sim.config import (NetworkConfig, RemoteMemoryConfig, SystemConfig,
                                   load_comm_groups)
-from hespas_py.sim.engine import EventQueue, Network, Sys
 from hespas_py.sim.errors import Rejected
 from hespas_py.sim.replicate import NotSymmetric, replicable, run_replicated
 from hespas_py.sim.result import SimResult
 from hespas_py.sim.trace import Trace, load_traces, trace_paths
-from hespas_py.sim.workload import Workload, run_workloads
+from hespas_py.sim.workload import run_full
 
 TraceSet = str | Path | Sequence[Trace]
 
@@ -48,17 +47,6 @@ def _check_setup(system: SystemConfig, network: NetworkConfig,
     for gid, members in groups.items():
         if any(not 0 <= m < network.num_npus for m in members):
             raise Rejected(f"communicator group {gid} names NPUs outside 0..{network.num_npus - 1}")
-
-
-def run_full(traces: list[Trace], system: SystemConfig, network: NetworkConfig,
-             groups: Mapping[int, tuple[int, ...]]) -> list[Workload]:
-    """Simulate every NPU (raises `Rejected` where ASTRA-sim would fail or stall)."""
-    queue = EventQueue()
-    net = Network(network, queue)
-    workloads = [Workload(Sys(npu, queue, net, system, network), trace, groups)
-                 for npu, trace in enumerate(traces)]
-    run_workloads(workloads, queue)
-    return workloads
 
 
 def simulate(traces: TraceSet, system: SystemConfig, network: NetworkConfig, *,

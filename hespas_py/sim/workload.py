@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import heapq
 import math
+from typing import Mapping
 
 from hespas_py.chakra.schema import CollectiveCommType, NodeType
 from hespas_py.sim.collectives import ALL_GATHER, ALL_REDUCE, ALL_TO_ALL, REDUCE_SCATTER
-from hespas_py.sim.config import leading_int
-from hespas_py.sim.engine import CommGroup, EventQueue, Sys
+from hespas_py.sim.config import NetworkConfig, SystemConfig, leading_int
+from hespas_py.sim.engine import CommGroup, EventQueue, Network, Sys
 from hespas_py.sim.errors import Rejected
 from hespas_py.sim.result import DeviceResult, merged_length
 from hespas_py.sim.trace import COMM, GPU, RECV, Trace, TraceNode
@@ -271,3 +272,15 @@ def run_workloads(workloads: list[Workload], queue: EventQueue) -> None:
             shown = ", ".join(map(str, stuck[:5])) + (", ..." if len(stuck) > 5 else "")
             raise Rejected(f"NPU {workload.sys.id} never finishes (node(s) {shown} stuck); "
                            "ASTRA-sim ends without a report")
+
+
+def run_full(traces: list[Trace], system: SystemConfig, network: NetworkConfig,
+             groups: Mapping[int, tuple[int, ...]]) -> list[Workload]:
+    """Simulate every NPU, NPU i replaying ``traces[i]`` (raises `Rejected` where ASTRA-sim would
+    fail or stall)."""
+    queue = EventQueue()
+    net = Network(network, queue)
+    workloads = [Workload(Sys(npu, queue, net, system, network), trace, groups)
+                 for npu, trace in enumerate(traces)]
+    run_workloads(workloads, queue)
+    return workloads
