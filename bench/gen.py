@@ -77,18 +77,15 @@ def main() -> None:
                 bench(label, [*resnet, *extra], options.repeat, 10023)
         else:
             print(f"skipped ResNet-50: {RESNET} not found")
-        if BIG_MODULE_SCRIPT.is_file():
-            big = Path(tmp) / "big.mlir"
-            subprocess.run([sys.executable, str(BIG_MODULE_SCRIPT), "--ops", str(options.big_ops),
-                            "--out", str(big)], check=True, cwd=REPO)
-            for label, extra in (("big individual_split --merge", ["--split_fn",
-                                  "individual_split", "--merge"]),
-                                 ("big linear_split", ["--split_fn", "linear_split"])):
-                bench(f"{label} ({options.big_ops:,} ops)",
-                      [*common, "--mlir_file", str(big), *extra], options.big_repeat,
-                      options.big_ops)
-        else:
-            print(f"skipped the big module: {BIG_MODULE_SCRIPT} not written yet")
+        big = Path(tmp) / "big.mlir"
+        subprocess.run([sys.executable, str(BIG_MODULE_SCRIPT), "--ops", str(options.big_ops),
+                        "--out", str(big)], check=True, cwd=REPO)
+        for label, extra in (("big individual_split --merge", ["--split_fn",
+                              "individual_split", "--merge"]),
+                             ("big linear_split", ["--split_fn", "linear_split"])):
+            bench(f"{label} ({options.big_ops:,} ops)",
+                  [*common, "--mlir_file", str(big), *extra], options.big_repeat,
+                  options.big_ops)
 
 
 if __name__ == "__main__":

@@ -30,7 +30,7 @@ GENERATED_NODES = 200_000
 GENERATED_PRESET = "TPUv4_64"
 
 
-def best_of(repeat: int, run) -> tuple[float, object]:
+def median_of(repeat: int, run) -> tuple[float, object]:
     """Median and last result of ``repeat`` timed calls."""
     times, result = [], None
     for _ in range(repeat):
@@ -47,7 +47,7 @@ def bench_resnet(repeat: int) -> None:
     system, network = load_system(RESNET / "system.json"), load_network(RESNET / "network.yml")
     groups = RESNET / "comm_group.json"
     for replicate in (True, False):
-        seconds, result = best_of(repeat, lambda: simulate(RESNET / "dev", system, network,
+        seconds, result = median_of(repeat, lambda: simulate(RESNET / "dev", system, network,
                                                            comm_groups=groups,
                                                            replicate=replicate))
         mode = "replicated" if result.replicated else "full"
@@ -78,7 +78,7 @@ def bench_generated(repeat: int) -> None:
         prefix = Path(scratch) / "gen"
         write_identical_trace_set(prefix, generated_trace(GENERATED_NODES),
                                   setup.network.num_npus)
-        seconds, result = best_of(repeat, lambda: simulate(prefix, setup.system, setup.network))
+        seconds, result = median_of(repeat, lambda: simulate(prefix, setup.system, setup.network))
     print(f"generated {GENERATED_NODES} nodes x {setup.network.num_npus} NPUs "
           f"({GENERATED_PRESET}, replicated={result.replicated}): {seconds:.2f} s (target < 5 s), "
           f"step {result.step_time_ns} ns")
