@@ -116,7 +116,7 @@ def _build_file() -> descriptor_pb2.FileDescriptorProto:
 
 
 _POOL = descriptor_pool.DescriptorPool()
-_FILE = _POOL.Add(_build_file())
+_POOL.Add(_build_file())
 
 
 def _message(name: str) -> type:

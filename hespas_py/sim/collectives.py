@@ -211,7 +211,6 @@ class Ring:
         self.com_type = com_type
         self.id = npu
         self.ring = ring
-        self.data_size = data_size
         self.direction = direction
         self.nodes_in_ring = n
         self.curr_receiver = ring.receiver(npu, direction)

@@ -9,7 +9,6 @@ schedules one global callback (ASTRA-sim's Sys::register_event / call_events).
 from __future__ import annotations
 
 import heapq
-import math
 from collections import deque
 
 from hespas_py.sim.collectives import (ALL_GATHER, ALL_REDUCE, ALL_TO_ALL, ANTICLOCKWISE, GENERAL,
@@ -147,11 +146,6 @@ class Network:
         else:
             entry[2] = True
 
-    @property
-    def pending(self) -> int:
-        """Sends or receives still waiting for their other half."""
-        return len(self._entries)
-
 
 def _call(handler) -> None:
     handler()
@@ -261,7 +255,7 @@ class Sys:
     per-dimension queues (at most ``active-chunks-per-dimension`` running per queue)."""
 
     def __init__(self, npu: int, queue: EventQueue, network: Network, config: SystemConfig,
-                 network_config: NetworkConfig, queues_per_dim: int = 1) -> None:
+                 network_config: NetworkConfig) -> None:
         self.id = npu
         self.queue = queue
         self.network = network
@@ -273,11 +267,10 @@ class Sys:
         self._memory_pass_cache: dict[int, int] = {}
         self._events: dict[int, list] = {}
         dims = len(network_config.npus_count)
-        self.levels = [QueueLevel(list(range(d * queues_per_dim, (d + 1) * queues_per_dim)))
-                       for d in range(dims)]
-        self.active_streams: list[list[Stream]] = [[] for _ in range(dims * queues_per_dim)]
-        self.running_streams = [0] * (dims * queues_per_dim)
-        self.queue_threshold = math.ceil(config.active_chunks_per_dimension / queues_per_dim)
+        self.levels = [QueueLevel([d]) for d in range(dims)]  # one queue per dimension
+        self.active_streams: list[list[Stream]] = [[] for _ in range(dims)]
+        self.running_streams = [0] * dims
+        self.queue_threshold = config.active_chunks_per_dimension
         self.ready_list: list[Stream] = []
         self.priority_counter = 0
         self.num_streams = 0

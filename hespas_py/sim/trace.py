@@ -221,13 +221,6 @@ def _load(path: Path, data: bytes, digest: bytes) -> Trace:
         return index_trace(path, _nodes(path, data), digest)
 
 
-def load_trace(path: str | Path) -> Trace:
-    """Read and index one ``.et`` file."""
-    path = Path(path)
-    data = read_input(path)
-    return _load(path, data, _digest(data))
-
-
 def trace_paths(prefix: str | Path, num_npus: int) -> list[Path]:
     """ASTRA-sim's file names for ``--workload-configuration=prefix``: ``prefix.<npu>.et``."""
     return [Path(f"{prefix}.{npu}.et") for npu in range(num_npus)]
