@@ -21,7 +21,7 @@ from typing import Iterator, Sequence
 from hespas_py.errors import HespasError
 from hespas_py.mlir.bindings import ir
 from hespas_py.mlir.ops import Op
-from hespas_py.mlir.source import parse_file
+from hespas_py.mlir.source import entry_name, func_ops, is_public, parse_file
 from hespas_py.split.blocks import Block
 
 _MANUAL = "sdy.manual_computation"
@@ -58,19 +58,12 @@ def _captured(operation: ir.Operation) -> list[ir.Value]:
 class BlockExtractor:
     """Standalone modules of blocks of one source file (parsed once)."""
 
-    def __init__(self, path: str | Path, entry: str = "main") -> None:
+    def __init__(self, path: str | Path) -> None:
         self.path = str(path)
         self.parsed = parse_file(path)
         self.context = self.parsed.context
-        self.functions: dict[str, ir.Operation] = {}
-        for op in self.parsed.module.body.operations:
-            if op.operation.name == "func.func":
-                name = ir.StringAttr(op.attributes["sym_name"]).value
-                self.functions[name] = op.operation
-        if entry not in self.functions:
-            public = [n for n, f in self.functions.items()
-                      if "sym_visibility" not in f.attributes]
-            entry = public[0] if len(public) == 1 else entry
+        self.functions = func_ops(self.parsed.module)
+        entry = entry_name(self.path, {name: is_public(f) for name, f in self.functions.items()})
         self.bodies = self._bodies(entry)
 
     def _bodies(self, entry: str) -> list[list[ir.Operation]]:

@@ -49,7 +49,7 @@ from hespas_py.mlir.bindings import ir, mhlo, stablehlo
 from hespas_py.mlir.loops import TRACKED, trip_count
 from hespas_py.mlir.meshes import Mesh, read_meshes
 from hespas_py.mlir.ops import Function, Module, Op, Region, TensorType
-from hespas_py.mlir.source import parse_file
+from hespas_py.mlir.source import entry_name, func_ops, is_public, parse_file
 
 _NO_ATTRS: dict[str, Any] = {}
 
@@ -108,7 +108,7 @@ def _load(path: str | Path, outline: bool) -> Module:
     attributes = module.operation.attributes
     return Module(
         path=name,
-        entry=_entry(name, functions),
+        entry=entry_name(name, {f.name: f.public for f in functions.values()}),
         functions=functions,
         num_replicas=_int_attribute(attributes, "mhlo.num_replicas"),
         num_partitions=_int_attribute(attributes, "mhlo.num_partitions"),
@@ -122,19 +122,6 @@ def _same(value: ir.Value) -> ir.Value:
     return value
 
 
-def _entry(path: str, functions: dict[str, Function]) -> str:
-    if "main" in functions:
-        return "main"
-    public = [f.name for f in functions.values() if f.public]
-    if len(public) == 1:
-        return public[0]
-    if not public:
-        raise HespasError(f"{path}: no entry function: no @main and no public function")
-    raise HespasError(
-        f"{path}: no entry function: no @main and {len(public)} public functions ({', '.join(public)})"
-    )
-
-
 def _int_attribute(attributes: Any, name: str) -> int:
     return attributes[name].value if name in attributes else 1
 
@@ -146,11 +133,7 @@ class _FunctionReader:
         self, path: str, module: ir.Module, meshes: dict[str, Mesh], value_key: Callable[[ir.Value], Any]
     ) -> None:
         self._path = path
-        self._func_ops = {}
-        for op in module.body.operations:
-            op = op.operation
-            if op.name == "func.func":
-                self._func_ops[op.attributes["sym_name"].value] = op
+        self._func_ops = func_ops(module)
         self._functions: dict[str, Function] = {}
         self._in_progress: set[str] = set()
         self._call_regions: dict[str, Region] = {}
@@ -186,16 +169,14 @@ class _FunctionReader:
         if op is None:
             raise HespasError(f"{self._path}: call of undefined function @{name}")
         self._in_progress.add(name)
-        attributes = op.attributes
-        visibility = attributes["sym_visibility"].value if "sym_visibility" in attributes else "public"
-        function_type = attributes["function_type"].value
+        function_type = op.attributes["function_type"].value
         region = op.regions[0]
         if len(region.blocks) != 1:
             raise HespasError(f"{self._path}: @{name} has {len(region.blocks)} blocks; expected 1")
         args, arg_types, ops = self._block(region.blocks[0])
         function = Function(
             name=name,
-            public=visibility == "public",
+            public=is_public(op),
             args=args,
             arg_types=arg_types,
             ops=ops,

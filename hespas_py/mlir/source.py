@@ -17,6 +17,7 @@ import re
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Mapping
 
 from hespas_py.errors import HespasError
 from hespas_py.mlir.bindings import ir, make_context, stablehlo
@@ -139,3 +140,34 @@ def _line_col(location: ir.Location) -> str | None:
 
 def _one_line(message: object) -> str:
     return " ".join(str(message).split())
+
+
+def func_ops(module: ir.Module) -> dict[str, ir.Operation]:
+    """The module's ``func.func`` ops by symbol name, in module order."""
+    functions = {}
+    for op in module.body.operations:
+        op = op.operation
+        if op.name == "func.func":
+            functions[op.attributes["sym_name"].value] = op
+    return functions
+
+
+def is_public(func: ir.Operation) -> bool:
+    """Whether a ``func.func`` is public (no ``sym_visibility``, or ``"public"``)."""
+    attributes = func.attributes
+    return "sym_visibility" not in attributes or attributes["sym_visibility"].value == "public"
+
+
+def entry_name(path: str, public: Mapping[str, bool]) -> str:
+    """The entry function among ``public`` (name -> is public, module order): ``main``, else the
+    single public function; `HespasError` otherwise."""
+    if "main" in public:
+        return "main"
+    names = [name for name, is_pub in public.items() if is_pub]
+    if len(names) == 1:
+        return names[0]
+    if not names:
+        raise HespasError(f"{path}: no entry function: no @main and no public function")
+    raise HespasError(
+        f"{path}: no entry function: no @main and {len(names)} public functions ({', '.join(names)})"
+    )
