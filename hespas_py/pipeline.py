@@ -91,19 +91,11 @@ class GenConfig:
         """
         from hespas_py.estimate import hardware as hw
 
-        path = Path(config)
-        if path.is_file():
-            data, source = hw.read_config(path), str(path)
-        elif path.suffix or len(path.parts) > 1:
-            raise HespasError(f"{config}: no such config file")
-        else:
-            source = str(hw.preset_path(str(config)))
-            data = hw.read_config(source)
-        hw.validate_config(data, source)
+        path, preset = hw.config_file(config, what="config file")
+        data, source = hw.read_config(path), str(path)
+        hardware = hw.hardware_from_config(data, source, name=preset)
         perf = data["perf_estimator"]
         method = perf["method"].strip().lower()
-        hardware = hw.hardware_from_config(data, source, method,
-                                           name="" if path.is_file() else str(config))
         settings: dict[str, Any] = {
             "mlir_file": data.get("mlir_file"),
             "output_dir": data.get("output_dir"),

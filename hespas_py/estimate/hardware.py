@@ -186,16 +186,18 @@ def _check_perf_estimator(perf: Mapping[str, Any], source: str, method: str | No
         _check(perf["hardware"], _hardware_rules(chosen), source, "perf_estimator.hardware.")
 
 
-def validate_config(config: Mapping[str, Any], source: str) -> None:
+def validate_config(config: Mapping[str, Any], source: str, method: str | None = None) -> None:
     """Check a whole generation config (top level, ``perf_estimator``, ``hardware``).
 
-    Raises `HespasError("<source>: <problem>")` on the first problem. ``mlir_file`` and
-    ``output_dir`` are not required here: the command line may supply them.
+    ``method``: the estimator whose params the hardware section may carry (default: the
+    config's own ``perf_estimator.method``). Raises `HespasError("<source>: <problem>")` on the
+    first problem. ``mlir_file`` and ``output_dir`` are not required here: the command line may
+    supply them.
     """
     if not isinstance(config, dict):
         raise HespasError(f"{source}: the config must be a JSON object")
     _check(config, GEN_KEYS, source, "")
-    _check_perf_estimator(config["perf_estimator"], source, None)
+    _check_perf_estimator(config["perf_estimator"], source, method)
 
 
 def read_config(path: str | Path) -> dict[str, Any]:
@@ -233,16 +235,16 @@ def preset_path(name: str, method: str = DEFAULT_METHOD) -> Path:
 
 
 def hardware_from_config(config: Mapping[str, Any], source: str,
-                         method: str = DEFAULT_METHOD, name: str = "") -> Hardware:
-    """Build a `Hardware` from a parsed config holding ``perf_estimator`` (validated first).
+                         method: str | None = None, name: str = "") -> Hardware:
+    """Build a `Hardware` from a parsed config holding ``perf_estimator`` (validated first,
+    `validate_config`).
 
-    ``method`` picks the estimator whose params the hardware section may carry.
+    ``method`` picks the estimator whose params the hardware section may carry (default: the
+    config's own); ``name`` names the hardware (default: from the config's path).
     """
-    if not isinstance(config, dict) or "perf_estimator" not in config:
-        raise HespasError(f"{source}: missing required key perf_estimator")
-    _check(config, GEN_KEYS, source, "")
+    validate_config(config, source, method)
     perf = config["perf_estimator"]
-    _check_perf_estimator(perf, source, method)
+    method = method or perf["method"].strip().lower()
     hw = perf["hardware"]
     if isinstance(hw, str):
         return load_hardware(hw, method)
@@ -262,12 +264,19 @@ def _config_name(path: Path) -> str:
         else path.stem
 
 
-def load_hardware(path_or_preset: str, method: str = DEFAULT_METHOD) -> Hardware:
-    """Read a hardware config file, or the preset of that name, for estimator ``method``."""
+def config_file(path_or_preset: str | Path, method: str = DEFAULT_METHOD,
+                what: str = "hardware config file") -> tuple[Path, str]:
+    """The config file an argument names (a file, or the preset of that name for ``method``) and
+    the hardware name a preset gives ("" for a file); `HespasError` naming ``what`` otherwise."""
     path = Path(path_or_preset)
     if path.is_file():
-        return hardware_from_config(read_config(path), str(path), method)
+        return path, ""
     if path.suffix or len(path.parts) > 1:
-        raise HespasError(f"{path_or_preset}: no such hardware config file")
-    found = preset_path(path_or_preset, method)
-    return hardware_from_config(read_config(found), str(found), method, name=path_or_preset)
+        raise HespasError(f"{path_or_preset}: no such {what}")
+    return preset_path(str(path_or_preset), method), str(path_or_preset)
+
+
+def load_hardware(path_or_preset: str, method: str = DEFAULT_METHOD) -> Hardware:
+    """Read a hardware config file, or the preset of that name, for estimator ``method``."""
+    path, name = config_file(path_or_preset, method)
+    return hardware_from_config(read_config(path), str(path), method, name=name)
