@@ -28,7 +28,7 @@ class Hardware:
         per_dtype_flops: dense tensor-unit peak FLOP/s per element type (``f32``, ``tf32``,
             ``bf16``, ``f16``, ``f8E4M3FN``, ``i8``, ...).
         vector_flops: FLOP/s of the general-purpose (non-tensor) units, for elementwise and
-            reduction work; defaults to ``peak_flops``.
+            reduction work; 0 (the default) means ``peak_flops`` (config files default it so).
         memory_bandwidth: device-memory bandwidth in bytes/s.
         params: estimator-specific settings (efficiency factors, launch overhead, ...); each
             estimator documents the keys it reads.

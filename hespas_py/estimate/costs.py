@@ -17,8 +17,9 @@ Conventions (each is one decision, applied everywhere):
   (``dynamic_update_slice``, ``scatter``) touch only the updated part; views (``reshape``,
   ``bitcast``, tuples, constants) are free; an ``mhlo.fusion`` is one kernel, so only its
   external operands and results count, however many ops it holds.
-- Units. ``dot``/``dot_general``/``convolution`` (and GEMM-like linear algebra) run on the tensor
-  unit at the rate of their *input* element type; everything else runs on the vector unit.
+- Units. ``dot``/``dot_general``/``convolution`` run on the tensor unit at the rate of their
+  *input* element type; everything else (factorizations and FFTs included) runs on the vector
+  unit.
 - Control flow. ``while`` costs (condition + body) x ``trip_count``; without a static trip count
   the body counts once and a note says so. ``case``/``if`` cost their costliest branch (bytes and
   each FLOP share maximised separately: an upper bound when branches differ in kind).

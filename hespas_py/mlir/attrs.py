@@ -4,7 +4,8 @@
 (``stablehlo.all_reduce``, ``mhlo.convolution``, ``func.call``, ...). Ops of other kinds carry no
 attributes: the reader never touches their attribute dictionary, which keeps reading fast.
 
-Keys produced (see the reader's docstring for the full list): ``replica_groups``,
+Keys produced (``trip_count`` is added by the reader): ``replica_groups`` (the dense form with its
+``-1`` padding dropped, the scalar ``dense<0>`` form as ``((0,),)``),
 ``channel_handle``, ``use_global_device_ids``, ``source_target_pairs``, ``all_gather_dim``,
 ``scatter_dimension``, ``split_dimension``, ``concat_dimension``, ``split_count``,
 ``dot_dimension_numbers``, ``dimension_numbers`` (convolution, gather),

@@ -1,7 +1,8 @@
 """jaxlib's MLIR bindings, imported piecemeal, and the one way to make a context for our dialects.
 
-Only the compiled extension modules are imported (never ``jax``, nor the generated op-view
-modules): reading a module then costs a fraction of a second of interpreter start-up.
+Only the compiled extension modules are imported here (never ``jax``; MLIR itself loads the
+generated op-view classes of a dialect when its first op is met, which the reader's per-class
+cache relies on): reading a module then costs a fraction of a second of interpreter start-up.
 """
 
 from __future__ import annotations

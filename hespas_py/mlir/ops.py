@@ -88,9 +88,9 @@ class Op:
         operands: SSA ids this op reads, in operand order.
         result_types: types of ``results``.
         operand_types: types of ``operands``.
-        attrs: the attributes later stages read, converted to plain Python (see the reader's
-            docstring for the key names, e.g. ``replica_groups``, ``dot_dimension_numbers``,
-            ``callee``, ``trip_count``). Other attributes are not carried.
+        attrs: the attributes later stages read, converted to plain Python (the keys
+            `hespas_py.mlir.attrs` lists, e.g. ``replica_groups``, ``dot_dimension_numbers``,
+            ``callee``, plus ``trip_count``). Other attributes are not carried.
         regions: nested regions in order (while: condition then body; case/if: one per branch).
         captures: SSA ids defined outside this op but read inside its regions (StableHLO control
             flow may capture outer values); a true dependency for splitting.

@@ -7,17 +7,11 @@ What each op carries:
 
 * ``name``, SSA ``results``/``operands`` as small integers unique in the module (function and
   region arguments included), their types (tuples, tokens and ``!stablehlo.future`` included).
-* ``attrs`` for the op kinds later stages read (`hespas_py.mlir.attrs`): ``replica_groups`` (tuple
-  of tuples of device ids; the dense form with its ``-1`` padding dropped, the scalar ``dense<0>``
-  form as ``((0,),)``, the ``#stablehlo.replica_group_mesh_axes`` form expanded against its mesh),
-  ``channel_handle``, ``use_global_device_ids``, ``source_target_pairs``, ``all_gather_dim``,
-  ``scatter_dimension``, ``split_dimension``, ``concat_dimension``, ``split_count``,
-  ``dot_dimension_numbers``, ``dimension_numbers`` (convolution, gather),
-  ``scatter_dimension_numbers``, ``feature_group_count``, ``batch_group_count``, the window
-  attributes, ``dimensions`` (reduce, broadcast_in_dim, transpose), ``callee``,
-  ``call_target_name``, ``fusion_kind``, ``comparison_direction``, ``sort_dimension``, ``value``
-  (scalar and splat constants only) and ``trip_count`` (``while`` with a constant bound,
-  `hespas_py.mlir.loops`). Ops of other kinds carry an empty mapping; treat ``attrs`` as read-only.
+* ``attrs`` for the op kinds later stages read: the keys `hespas_py.mlir.attrs` lists
+  (``replica_groups`` as tuples of device ids, the ``#stablehlo.replica_group_mesh_axes`` form
+  expanded against its mesh; ``value`` for scalar and splat constants only), plus ``trip_count``
+  (``while`` with a constant bound, `hespas_py.mlir.loops`). Ops of other kinds carry an empty
+  mapping; treat ``attrs`` as read-only.
 * ``regions``: while = (cond, body); case/if = one per branch; fusion, reducers and
   ``sdy.manual_computation`` = their body (the latter with per-device shapes). A ``func.call``
   gets its callee's body as its single region (the same `Region` object at every call site,
