@@ -344,3 +344,14 @@ func.func @main(%a: tensor<4xf32>, %b: tensor<f32>) -> tensor<4x4xf32> {
     assert ops[1].attrs == {"dimensions": (0,)}
     assert ops[3].attrs["use_global_device_ids"] is True and ops[4].attrs["use_global_device_ids"] is False
     assert ops[3].attrs["replica_groups"] is ops[4].attrs["replica_groups"] == ((0, 1),)
+
+
+def test_fft_length_is_carried(tmp_path: Path) -> None:
+    path = tmp_path / "fft.mlir"
+    path.write_text("""
+func.func @main(%a: tensor<4x64x32xcomplex<f32>>) -> tensor<4x64x32xcomplex<f32>> {
+  %0 = stablehlo.fft %a, type = FFT, length = [64, 32] : (tensor<4x64x32xcomplex<f32>>) -> tensor<4x64x32xcomplex<f32>>
+  return %0 : tensor<4x64x32xcomplex<f32>>
+}
+""")
+    assert load_module(path).ops[0].attrs == {"fft_length": (64, 32)}

@@ -12,7 +12,7 @@ Keys produced (``trip_count`` is added by the reader): ``replica_groups`` (the d
 ``scatter_dimension_numbers``, ``feature_group_count``, ``batch_group_count``, ``window_strides``,
 ``padding``, ``lhs_dilation``, ``rhs_dilation``, ``window_dimensions``, ``base_dilations``,
 ``window_dilations``, ``dimensions``, ``slice_sizes``, ``callee``, ``call_target_name``,
-``fusion_kind``, ``comparison_direction``, ``sort_dimension``, ``value``.
+``fusion_kind``, ``comparison_direction``, ``sort_dimension``, ``fft_length``, ``value``.
 """
 
 from __future__ import annotations
@@ -168,6 +168,7 @@ _SPECS: dict[str, _Spec] = {
     "sort": (("sort_dimension", "dimension", _int),),
     "compare": (("comparison_direction", "comparison_direction", _enum("ComparisonDirectionAttr")),),
     "custom_call": (("call_target_name", "call_target_name", _string),),
+    "fft": (("fft_length", "fft_length", _ints),),
     "fusion": (("fusion_kind", "fusion_kind", _enum("FusionKindAttr")),),
 }
 _COLLECTIVE: _Spec = (
