@@ -17,6 +17,7 @@ Keys produced (``trip_count`` is added by the reader): ``replica_groups`` (the d
 
 from __future__ import annotations
 
+import math
 from typing import Any, Callable, Mapping
 
 from hespas_py.mlir.bindings import ir, mhlo, stablehlo
@@ -28,17 +29,10 @@ Attributes = Any  # an op's live attribute map (ir.OpAttributeMap)
 def _ints(attr: ir.Attribute) -> tuple[int, ...]:
     """A 1-D integer array attribute (``array<i64: ...>``, ``dense<...>``, ``[1, 2]``) as a tuple."""
     if isinstance(attr, ir.DenseElementsAttr) and attr.is_splat:
-        return (attr.get_splat_value().value,) * _num_elements(attr.type.shape)
+        return (attr.get_splat_value().value,) * math.prod(attr.type.shape)
     if isinstance(attr, ir.ArrayAttr):
         return tuple(element.value for element in attr)
     return tuple(attr)
-
-
-def _num_elements(shape: list[int]) -> int:
-    count = 1
-    for size in shape:
-        count *= size
-    return count
 
 
 def _rows(attr: ir.Attribute) -> tuple[tuple[int, ...], ...]:
@@ -85,11 +79,8 @@ def _enum(class_name: str) -> Callable[[ir.Attribute], str]:
     return lambda attr: _cast(attr, class_name).value
 
 
-def _int(attr: ir.Attribute) -> int:
-    return attr.value
-
-
-def _string(attr: ir.Attribute) -> str:
+def _value(attr: ir.Attribute) -> Any:
+    """The value of an integer, string or symbol-reference attribute."""
     return attr.value
 
 
@@ -132,12 +123,12 @@ _WINDOW: _Spec = (
     ("padding", "padding", _rows),
 )
 _SPECS: dict[str, _Spec] = {
-    "all_gather": (("all_gather_dim", "all_gather_dim", _int),),
-    "reduce_scatter": (("scatter_dimension", "scatter_dimension", _int),),
+    "all_gather": (("all_gather_dim", "all_gather_dim", _value),),
+    "reduce_scatter": (("scatter_dimension", "scatter_dimension", _value),),
     "all_to_all": (
-        ("split_dimension", "split_dimension", _int),
-        ("concat_dimension", "concat_dimension", _int),
-        ("split_count", "split_count", _int),
+        ("split_dimension", "split_dimension", _value),
+        ("concat_dimension", "concat_dimension", _value),
+        ("split_count", "split_count", _value),
     ),
     "collective_permute": (("source_target_pairs", "source_target_pairs", _rows),),
     "all_reduce": (),
@@ -145,8 +136,8 @@ _SPECS: dict[str, _Spec] = {
     "dot_general": (("dot_dimension_numbers", "dot_dimension_numbers", _DOT),),
     "convolution": (
         ("dimension_numbers", "dimension_numbers", _CONV),
-        ("feature_group_count", "feature_group_count", _int),
-        ("batch_group_count", "batch_group_count", _int),
+        ("feature_group_count", "feature_group_count", _value),
+        ("batch_group_count", "batch_group_count", _value),
         ("window_strides", "window_strides", _ints),
         ("padding", "padding", _rows),
         ("lhs_dilation", "lhs_dilation", _ints),
@@ -165,9 +156,9 @@ _SPECS: dict[str, _Spec] = {
         ("slice_sizes", "slice_sizes", _ints),
     ),
     "scatter": (("scatter_dimension_numbers", "scatter_dimension_numbers", _SCATTER),),
-    "sort": (("sort_dimension", "dimension", _int),),
+    "sort": (("sort_dimension", "dimension", _value),),
     "compare": (("comparison_direction", "comparison_direction", _enum("ComparisonDirectionAttr")),),
-    "custom_call": (("call_target_name", "call_target_name", _string),),
+    "custom_call": (("call_target_name", "call_target_name", _value),),
     "fft": (("fft_length", "fft_length", _ints),),
     "fusion": (("fusion_kind", "fusion_kind", _enum("FusionKindAttr")),),
 }
@@ -186,7 +177,7 @@ _SPECS["constant"] = (("value", "value", _scalar),)
 _OP_SPECS: dict[str, _Spec] = {
     f"{dialect}.{name}": spec for dialect in ("stablehlo", "mhlo") for name, spec in _SPECS.items()
 }
-_OP_SPECS["func.call"] = (("callee", "callee", _string),)
+_OP_SPECS["func.call"] = (("callee", "callee", _value),)
 _COLLECTIVE_OPS = frozenset(f"{dialect}.{name}" for dialect in ("stablehlo", "mhlo")
                             for name, spec in _SPECS.items() if _COLLECTIVE[0] in spec)
 #: Names of the ops that carry attributes; ops of every other kind carry none.

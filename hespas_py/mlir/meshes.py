@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from hespas_py.mlir.bindings import ir, sdy, stablehlo
@@ -23,9 +24,7 @@ class Mesh:
     @classmethod
     def of(cls, axes: list[tuple[str, int]], device_ids: list[int]) -> "Mesh":
         """A mesh whose device ids default to the iota when ``device_ids`` is empty."""
-        size = 1
-        for _, axis_size in axes:
-            size *= axis_size
+        size = math.prod(axis_size for _, axis_size in axes)
         return cls(tuple(axes), tuple(device_ids) if device_ids else tuple(range(size)))
 
 
