@@ -183,7 +183,7 @@ def estimator_class(name: str) -> type[Estimator]:
         return _REGISTRY[name]
     except KeyError:
         raise HespasError(
-            f"unknown estimator {name!r} (known: {', '.join(sorted(_REGISTRY))})") from None
+            f"unknown estimator {name!r} (known: {', '.join(estimator_names())})") from None
 
 
 def get_estimator(name: str, hardware: Hardware) -> Estimator:

@@ -146,7 +146,7 @@ class CachedEstimator(Estimator):
         super().__init__(inner.hardware)
         self.inner = inner
         self.cache_dir = Path(cache_dir)
-        self._salt = f"v{FORMAT_VERSION}\n{inner.fingerprint()}\n"
+        self._salt = self._key_salt()
         self._memory: dict[str, Estimate] = {}
         self._counts = {"lookups": 0, "hits": 0, "corrupt": 0, "ops_hit": 0, "ops_computed": 0}
         self._writer: ThreadPoolExecutor | None = None
@@ -164,8 +164,11 @@ class CachedEstimator(Estimator):
 
     def prepare(self, graph: BlockGraph) -> None:
         self.inner.prepare(graph)
-        # The inner fingerprint may now name the step (context-dependent estimators).
-        self._salt = f"v{FORMAT_VERSION}\n{self.inner.fingerprint()}\n"
+        self._salt = self._key_salt()  # the inner fingerprint may now name the step
+
+    def _key_salt(self) -> str:
+        """What every key starts with: the entry format and the inner estimator's fingerprint."""
+        return f"v{FORMAT_VERSION}\n{self.inner.fingerprint()}\n"
 
     def key(self, block: Block) -> str:
         """The block's cache key (hex sha256): its canonical text, plus its id in the step when
