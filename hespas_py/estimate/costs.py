@@ -96,7 +96,7 @@ def _first_type(op: Op) -> TensorType:
     for t in (*op.operand_types, *op.result_types):
         if t.elements:
             return t.elements[0]
-        if t.dtype not in ("token", "tuple", "future"):
+        if t.is_array:
             return t
     return TensorType((), "f32")
 

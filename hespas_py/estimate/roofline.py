@@ -128,6 +128,6 @@ def _signature(op: Op) -> tuple | None:
 
 def _result_dtype(op: Op) -> str:
     for t in op.result_types:
-        if t.dtype not in ("token", "tuple", "future"):
+        if t.is_array:
             return t.dtype
     return op.result_types[0].dtype if op.result_types else ""

@@ -46,9 +46,14 @@ class TensorType:
     elements: tuple["TensorType", ...] = ()
 
     @property
+    def is_array(self) -> bool:
+        """Whether this is an array (tensor) value, not a token, tuple or future."""
+        return not self.elements and self.dtype not in ("token", "tuple", "future")
+
+    @property
     def num_elements(self) -> int:
         """Element count, dynamic dimensions counted as 1; 0 for tokens, tuples and futures."""
-        if self.elements or self.dtype in ("token", "tuple", "future"):
+        if not self.is_array:
             return 0
         n = 1
         for d in self.shape:
