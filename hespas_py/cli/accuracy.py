@@ -264,28 +264,6 @@ def _plot(results: list[Result], path: Path) -> None:
         plt.close(fig)
 
 
-def _print_table(results: list[Result], trends: dict[str, float | None],
-                 skipped: list[str]) -> None:
-    from rich.console import Console
-    from rich.table import Table
-
-    table = Table(title="estimated vs measured step time")
-    for column in ("system", "workload", "estimator", "measured (s)", "estimated (s)", "error"):
-        table.add_column(column, justify="right" if "(" in column or column == "error" else "left")
-    for r in results:
-        m = r.case.measured
-        workload = f"≈ {m.workload}" if r.case.approximate else m.workload
-        table.add_row(m.system, workload, r.estimator, f"{m.runtime_s:.3f}",
-                      f"{r.estimated_s:.4f}", f"{r.error:+.1%}")
-    console = Console()
-    console.print(table)
-    for estimator, trend in trends.items():
-        shown = "n/a (no related rows)" if trend is None else f"{trend:.1%}"
-        console.print(f"trend error ({estimator}): {shown}")
-    for line in skipped:
-        console.print(f"[dim]skipped: {line}[/dim]")
-
-
 @dataclass(frozen=True)
 class Evaluation:
     """Every prediction of one accuracy run.
@@ -328,7 +306,24 @@ def evaluate(estimators: Iterable[str], measured: Optional[Path] = None,
 
 def print_table(evaluation: Evaluation) -> None:
     """The human-readable report: one row per prediction, trend errors, skipped rows."""
-    _print_table(evaluation.results, evaluation.trends, evaluation.skipped)
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title="estimated vs measured step time")
+    for column in ("system", "workload", "estimator", "measured (s)", "estimated (s)", "error"):
+        table.add_column(column, justify="right" if "(" in column or column == "error" else "left")
+    for r in evaluation.results:
+        m = r.case.measured
+        workload = f"≈ {m.workload}" if r.case.approximate else m.workload
+        table.add_row(m.system, workload, r.estimator, f"{m.runtime_s:.3f}",
+                      f"{r.estimated_s:.4f}", f"{r.error:+.1%}")
+    console = Console()
+    console.print(table)
+    for estimator, trend in evaluation.trends.items():
+        shown = "n/a (no related rows)" if trend is None else f"{trend:.1%}"
+        console.print(f"trend error ({estimator}): {shown}")
+    for line in evaluation.skipped:
+        console.print(f"[dim]skipped: {line}[/dim]")
 
 
 @app.command("accuracy")
