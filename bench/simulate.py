@@ -23,7 +23,8 @@ sys.path.insert(0, str(REPO))
 from hespas_py.chakra.schema import CollectiveCommType  # noqa: E402
 from hespas_py.sim import load_network, load_system, load_system_dir, simulate  # noqa: E402
 from hespas_py.sim.config import PRESETS_DIR  # noqa: E402
-from hespas_py.sim.synthetic import collective, comp, write_identical_trace_set  # noqa: E402
+from hespas_py.chakra.nodes import collective, comp  # noqa: E402
+from hespas_py.sim.synthetic import write_identical_trace_set  # noqa: E402
 
 RESNET = REPO.parent / "shared" / "refsim" / "cases" / "resnet50_train_individual_a100_4gpu"
 GENERATED_NODES = 200_000

@@ -11,13 +11,13 @@ from pathlib import Path
 
 import pytest
 
+from hespas_py.chakra.nodes import collective, comp, point_to_point
 from hespas_py.chakra.schema import CollectiveCommType as Coll
 from hespas_py.chakra.schema import NodeType
 from hespas_py.errors import HespasError
 from hespas_py.sim import NetworkConfig, load_system_dir, simulate
 from hespas_py.sim.config import system_from_dict
-from hespas_py.sim.synthetic import (collective, comp, point_to_point, write_identical_trace_set,
-                                     write_trace_set)
+from hespas_py.sim.synthetic import write_identical_trace_set, write_trace_set
 
 AR, AG, RS, A2A = Coll.ALL_REDUCE, Coll.ALL_GATHER, Coll.REDUCE_SCATTER, Coll.ALL_TO_ALL
 KiB, MiB, GiB = 1 << 10, 1 << 20, 1 << 30

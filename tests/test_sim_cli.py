@@ -11,12 +11,13 @@ import textwrap
 import pytest
 from typer.testing import CliRunner
 
+from hespas_py.chakra.nodes import collective, comp
 from hespas_py.chakra.schema import CollectiveCommType as Coll
 from hespas_py.cli.main import app
 from hespas_py.sim import load_system_dir, preset_names, simulate
 from hespas_py.sim.astra import parse_report
 from hespas_py.sim.config import PRESETS_DIR
-from hespas_py.sim.synthetic import collective, comp, write_identical_trace_set
+from hespas_py.sim.synthetic import write_identical_trace_set
 
 RING4_YML = "topology: [ Ring ]\nnpus_count: [ 4 ]\nbandwidth: [ 50.0 ]\nlatency: [ 500.0 ]\n"
 SYSTEM_JSON = json.dumps({

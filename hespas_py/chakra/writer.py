@@ -32,6 +32,7 @@ from typing import Sequence
 from hespas_py.chakra.files import COMM_GROUP_FILE, trace_name
 from hespas_py.chakra.groups import DeviceLayout
 from hespas_py.chakra.io import write_trace
+from hespas_py.chakra.nodes import collective, comp, point_to_point
 from hespas_py.chakra.schema import CollectiveCommType, Node, NodeType
 from hespas_py.errors import HespasError
 from hespas_py.estimate.base import Estimate
@@ -148,34 +149,9 @@ def _plan(graph: BlockGraph, layout: DeviceLayout
     return plan, registry
 
 
-def _comm_node(node_id: int, name: str, deps: list[int], comm: _Comm, tag: int) -> Node:
-    node = Node(id=node_id, name=name, type=comm.kind, data_deps=deps)
-    node.attr.add(name="is_cpu_op", bool_val=False)
-    if comm.kind == NodeType.COMM_COLL_NODE:
-        node.attr.add(name="comm_type", int64_val=comm.comm_type)
-        node.attr.add(name="comm_size", int64_val=comm.size)
-        node.attr.add(name="pg_name", string_val=str(comm.pg))
-    else:
-        node.attr.add(name="comm_src", int32_val=comm.src)
-        node.attr.add(name="comm_dst", int32_val=comm.dst)
-        node.attr.add(name="comm_tag", int32_val=tag)
-        node.attr.add(name="comm_size", int64_val=comm.size)
-    return node
-
-
-def _comp_node(node_id: int, name: str, deps: list[int], micros: int, flops: int,
-               nbytes: int) -> Node:
-    node = Node(id=node_id, name=name, type=NodeType.COMP_NODE, data_deps=deps,
-                duration_micros=micros)
-    node.attr.add(name="is_cpu_op", bool_val=False)
-    node.attr.add(name="num_ops", int64_val=flops)
-    node.attr.add(name="tensor_size", uint64_val=nbytes)
-    return node
-
-
-def _device_nodes(graph: BlockGraph, comp: dict[int, tuple[int, int, int]],
+def _device_nodes(graph: BlockGraph, comp_costs: dict[int, tuple[int, int, int]],
                   plan: dict[int, list[tuple[_Comm, ...]]], device: int) -> list[Node]:
-    """The node list of ``device``; ``comp`` maps block id -> (micros, flops, bytes)."""
+    """The node list of ``device``; ``comp_costs`` maps block id -> (micros, flops, bytes)."""
     nodes: list[Node] = []
     ids: list[tuple[int, ...]] = []   # per block: its node ids, or (if none) what it depended on
     for block in graph.blocks:
@@ -191,10 +167,18 @@ def _device_nodes(graph: BlockGraph, comp: dict[int, tuple[int, int, int]],
                 continue
             first = len(nodes)
             for comm in comms:
-                nodes.append(_comm_node(len(nodes), label, deps, comm, block.id))
+                if comm.kind == NodeType.COMM_COLL_NODE:
+                    node = collective(len(nodes), comm.comm_type, comm.size, deps,
+                                      pg_name=str(comm.pg), name=label)
+                else:
+                    node = point_to_point(len(nodes), comm.kind, comm.src, comm.dst, comm.size,
+                                          block.id, deps, name=label)
+                nodes.append(node)
             ids.append(tuple(range(first, len(nodes))))
         else:
-            nodes.append(_comp_node(len(nodes), label, deps, *comp[block.id]))
+            micros, flops, nbytes = comp_costs[block.id]
+            nodes.append(comp(len(nodes), micros, deps, num_ops=flops, tensor_size=nbytes,
+                              name=label))
             ids.append((len(nodes) - 1,))
     return nodes
 
@@ -207,7 +191,7 @@ def write_traces(out_dir: Path, graph: BlockGraph, estimates: Sequence[Estimate 
     """
     compute = [b for b in graph.blocks if not b.collective]
     micros = durations_micros([estimates[b.id].time_s for b in compute])
-    comp = {b.id: (m, round(estimates[b.id].flops), round(estimates[b.id].bytes))
+    comp_costs = {b.id: (m, round(estimates[b.id].flops), round(estimates[b.id].bytes))
             for b, m in zip(compute, micros)}
     plan, registry = _plan(graph, layout)
     by_signature: dict[tuple, list[int]] = {}
@@ -216,7 +200,7 @@ def write_traces(out_dir: Path, graph: BlockGraph, estimates: Sequence[Estimate 
         by_signature.setdefault(signature, []).append(device)
     counts: dict[int, dict[str, int]] = {}
     for devices in by_signature.values():
-        nodes = _device_nodes(graph, comp, plan, devices[0])
+        nodes = _device_nodes(graph, comp_costs, plan, devices[0])
         first = out_dir / trace_name(devices[0])
         with first.open("wb") as stream:
             write_trace(stream, nodes)
