@@ -6,13 +6,15 @@ e.g. ``num_ops`` as ``uint64_val`` instead of ``int64_val`` decode the same.
 
 from __future__ import annotations
 
+import hashlib
+import io
 import json
 import re
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from hespas_py.chakra.io import read_trace
+from hespas_py.chakra.io import parse_trace, read_trace
 from hespas_py.chakra.schema import CollectiveCommType, NodeType
 from hespas_py.chakra.files import COMM_GROUP_FILE, STATS_FILE
 from hespas_py.errors import HespasError
@@ -87,9 +89,9 @@ def _enum_name(kind: type, value: int) -> str:
         return f"UNKNOWN_{value}"
 
 
-def summarize_trace(path: str | Path) -> TraceSummary:
-    """Decode ``path`` and tally it."""
-    meta, nodes = read_trace(path)
+def summarize_trace(path: str | Path, data: bytes | None = None) -> TraceSummary:
+    """Decode ``path`` (or ``data``, its bytes already read) and tally it."""
+    meta, nodes = read_trace(path) if data is None else parse_trace(path, io.BytesIO(data))
     by_type: dict[str, int] = {}
     collectives: dict[str, dict[str, int]] = {}
     p2p: dict[str, dict[str, int]] = {}
@@ -150,10 +152,11 @@ def summarize(target: str | Path) -> dict[str, Any]:
     by_content: dict[bytes, dict[str, Any]] = {}
     for path in paths:
         content = path.read_bytes()
-        if content in by_content:
-            by_content[content]["files"].append(str(path))
+        digest = hashlib.blake2b(content, digest_size=16).digest()
+        if digest in by_content:
+            by_content[digest]["files"].append(str(path))
         else:
-            by_content[content] = {**summarize_trace(path).as_dict(), "files": [str(path)]}
+            by_content[digest] = {**summarize_trace(path, content).as_dict(), "files": [str(path)]}
     result: dict[str, Any] = {"directory": str(target), "ranks": len(paths),
                               "traces": list(by_content.values())}
     for key, name in (("comm_groups", COMM_GROUP_FILE), ("module_stats", STATS_FILE)):
