@@ -55,6 +55,14 @@ class CollectiveCommType(enum.IntEnum):
     BARRIER = 9
 
 
+def enum_name(kind: type[enum.IntEnum], value: int, unknown: str) -> str:
+    """The name of ``value`` in ``kind`` (``NodeType``, ``CollectiveCommType``), else ``unknown``."""
+    try:
+        return kind(value).name
+    except ValueError:
+        return unknown
+
+
 def _field(msg, name: str, number: int, ftype: int, *, repeated: bool = False,
            type_name: str = "", oneof: int | None = None) -> None:
     f = msg.field.add(name=name, number=number, type=ftype,

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from hespas_py.chakra.io import parse_trace, read_trace
-from hespas_py.chakra.schema import CollectiveCommType, NodeType
+from hespas_py.chakra.schema import CollectiveCommType, NodeType, enum_name
 from hespas_py.chakra.files import COMM_GROUP_FILE, STATS_FILE
 from hespas_py.errors import HespasError
 
@@ -82,13 +82,6 @@ def _bump(table: dict[str, dict[str, int]], key: str, size: int) -> None:
     entry["bytes"] += size
 
 
-def _enum_name(kind: type, value: int) -> str:
-    try:
-        return kind(value).name
-    except ValueError:
-        return f"UNKNOWN_{value}"
-
-
 def summarize_trace(path: str | Path, data: bytes | None = None) -> TraceSummary:
     """Decode ``path`` (or ``data``, its bytes already read) and tally it."""
     meta, nodes = read_trace(path) if data is None else parse_trace(path, io.BytesIO(data))
@@ -99,7 +92,7 @@ def summarize_trace(path: str | Path, data: bytes | None = None) -> TraceSummary
     pg_names: set[str] = set()
     edges = micros = flops = tensor_bytes = 0
     for node in nodes:
-        kind = _enum_name(NodeType, node.type)
+        kind = enum_name(NodeType, node.type, f"UNKNOWN_{node.type}")
         by_type[kind] = by_type.get(kind, 0) + 1
         edges += len(node.data_deps) + len(node.ctrl_deps)
         attrs = node_attrs(node)
@@ -111,7 +104,8 @@ def summarize_trace(path: str | Path, data: bytes | None = None) -> TraceSummary
             entry[0] += 1
             entry[1] += node.duration_micros
         elif node.type == NodeType.COMM_COLL_NODE:
-            comm = _enum_name(CollectiveCommType, int(attrs.get("comm_type") or 0))
+            comm_type = int(attrs.get("comm_type") or 0)
+            comm = enum_name(CollectiveCommType, comm_type, f"UNKNOWN_{comm_type}")
             _bump(collectives, comm, int(attrs.get("comm_size") or 0))
             pg_names.add(str(attrs.get("pg_name") or ""))
         elif node.type in (NodeType.COMM_SEND_NODE, NodeType.COMM_RECV_NODE):

@@ -19,7 +19,7 @@ from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
 from google.protobuf.message import DecodeError
 
 from hespas_py.chakra.io import parse_trace
-from hespas_py.chakra.schema import AttributeProto, CollectiveCommType, NodeType
+from hespas_py.chakra.schema import AttributeProto, CollectiveCommType, NodeType, enum_name
 from hespas_py.errors import HespasError
 from hespas_py.gc_pause import gc_paused
 from hespas_py.sim.config import read_input
@@ -141,7 +141,7 @@ def _decode_attribute(raw: bytes) -> tuple[str, object, str | None]:
 def _reject_kind(path: Path, node, is_cpu_op: bool) -> None:
     kind = node.type
     if kind not in _SIMULATED_TYPES:
-        name = NodeType(kind).name if kind in NodeType._value2member_map_ else str(kind)
+        name = enum_name(NodeType, kind, str(kind))
         raise HespasError(f"{path}: node {node.id} has type {name}; ASTRA-sim only completes "
                           "runs of COMP, COMM_COLL, COMM_SEND and COMM_RECV nodes")
     if is_cpu_op:
@@ -252,7 +252,4 @@ def load_traces(paths: list[Path]) -> list[Trace]:
 def collective_name(node: TraceNode) -> str:
     """Human name of a COMM_COLL node's collective type (e.g. ``ALL_REDUCE``)."""
     value = node.ints.get("comm_type", -1)
-    try:
-        return CollectiveCommType(value).name
-    except ValueError:
-        return f"comm_type {value}"
+    return enum_name(CollectiveCommType, value, f"comm_type {value}")

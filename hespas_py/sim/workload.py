@@ -11,7 +11,7 @@ import heapq
 import math
 from typing import Mapping
 
-from hespas_py.chakra.schema import CollectiveCommType, NodeType
+from hespas_py.chakra.schema import CollectiveCommType, NodeType, enum_name
 from hespas_py.sim.collectives import ALL_GATHER, ALL_REDUCE, ALL_TO_ALL, REDUCE_SCATTER
 from hespas_py.sim.config import NetworkConfig, SystemConfig, leading_int
 from hespas_py.sim.engine import CommGroup, EventQueue, Network, Sys
@@ -166,8 +166,7 @@ class Workload:
             if comm_type == CollectiveCommType.BROADCAST:
                 self.sys.register_event(self.node_done, position, replay_ns(node))
                 return
-            name = (CollectiveCommType(comm_type).name if comm_type in iter(CollectiveCommType)
-                    else str(comm_type))
+            name = enum_name(CollectiveCommType, comm_type, str(comm_type))
             raise Rejected(f"node {node.id} ({node.name}): ASTRA-sim does not support collective "
                            f"type {name}")
         self.start_collective(position, node, com_type, size, involved, group)
