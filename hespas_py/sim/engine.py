@@ -15,7 +15,7 @@ from hespas_py.sim.collectives import (ALL_GATHER, ALL_REDUCE, ALL_TO_ALL, ANTIC
                                        CLOCKWISE, PACKET_RECEIVED, REDUCE_SCATTER, STREAM_INIT,
                                        LogicalRing, LogicalTopology, machine_topology,
                                        make_algorithm)
-from hespas_py.sim.config import Algorithm, NetworkConfig, SystemConfig
+from hespas_py.sim.config import IMPLEMENTATION_KEYS, Algorithm, NetworkConfig, SystemConfig
 from hespas_py.sim.errors import Rejected
 
 #: Tag offset of collective messages (ASTRA-sim's FrontEndSendRecvType::COLLECTIVE).
@@ -331,8 +331,7 @@ class Sys:
         algorithms = self.config.implementations.get(IMPLEMENTATION_OF[com_type])
         if algorithms is None:
             raise Rejected(f"ASTRA-sim aborts: system.json has no "
-                           f"{IMPLEMENTATION_OF[com_type].lower().replace('_', '-')}-"
-                           "implementation")
+                           f"{IMPLEMENTATION_KEYS[IMPLEMENTATION_OF[com_type]]}")
         return algorithms
 
     def next_priority(self, explicit_priority: int) -> int:
