@@ -124,6 +124,10 @@ class SystemConfig:
     replay_only: bool = False
 
 
+#: What system.json leaves out takes these values.
+_DEFAULTS = SystemConfig()
+
+
 @dataclass(frozen=True)
 class RemoteMemoryConfig:
     """remote_memory.json: only its memory type matters (MEM_LOAD/STORE nodes are rejected).
@@ -243,10 +247,12 @@ def parse_algorithm(text: str) -> Algorithm:
     raise ValueError(text)
 
 
-def _int_value(path: Path, key: str, value: Any) -> int:
+def _number(path: Path, doc: Mapping, key: str, default: float) -> float:
+    """``doc[key]`` (``default`` when absent), which must be a JSON number."""
+    value = doc.get(key, default)
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise HespasError(f"{path}: '{key}' must be a number, got {value!r}")
-    return int(value)
+    return value
 
 
 def system_from_dict(doc: Mapping, path: Path) -> SystemConfig:
@@ -258,10 +264,10 @@ def system_from_dict(doc: Mapping, path: Path) -> SystemConfig:
             raise HespasError(f"{path}: '{key}' (custom collective algorithms) is not supported")
     if doc.get("model-shared-bus", 0) not in (0, False):
         raise HespasError(f"{path}: 'model-shared-bus' 1 (the LogGP bus model) is not supported")
-    policy = doc.get("scheduling-policy", "LIFO")
+    policy = doc.get("scheduling-policy", _DEFAULTS.scheduling_policy)
     if policy not in ("LIFO", "FIFO", "EXPLICIT"):
         raise HespasError(f"{path}: unknown scheduling-policy {policy!r} (LIFO, FIFO or EXPLICIT)")
-    optimization = doc.get("collective-optimization", "baseline")
+    optimization = doc.get("collective-optimization", _DEFAULTS.collective_optimization)
     if optimization not in ("baseline", "localBWAware"):
         raise HespasError(f"{path}: unknown collective-optimization {optimization!r} "
                           "(baseline or localBWAware)")
@@ -277,25 +283,19 @@ def system_from_dict(doc: Mapping, path: Path) -> SystemConfig:
         except ValueError as exc:
             raise HespasError(f"{path}: '{key}': unknown collective algorithm {exc.args[0]!r} "
                               f"(use {', '.join(ALGORITHMS)})") from None
-    numbers = {}
-    for key, default in (("local-mem-bw", 0.0), ("peak-perf", 0.0)):
-        value = doc.get(key, default)
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise HespasError(f"{path}: '{key}' must be a number, got {value!r}")
-        numbers[key] = float(value)
     return SystemConfig(
         scheduling_policy=policy,
         collective_optimization=optimization,
-        endpoint_delay=_int_value(path, "endpoint-delay", doc.get("endpoint-delay", 10)),
-        active_chunks_per_dimension=_int_value(path, "active-chunks-per-dimension",
-                                               doc.get("active-chunks-per-dimension", 1)),
-        preferred_dataset_splits=_int_value(path, "preferred-dataset-splits",
-                                            doc.get("preferred-dataset-splits", 0)),
+        endpoint_delay=int(_number(path, doc, "endpoint-delay", _DEFAULTS.endpoint_delay)),
+        active_chunks_per_dimension=int(_number(path, doc, "active-chunks-per-dimension",
+                                                _DEFAULTS.active_chunks_per_dimension)),
+        preferred_dataset_splits=int(_number(path, doc, "preferred-dataset-splits",
+                                             _DEFAULTS.preferred_dataset_splits)),
         implementations=implementations,
-        local_mem_bw=numbers["local-mem-bw"],
-        peak_perf=numbers["peak-perf"],
-        roofline_enabled=bool(doc.get("roofline-enabled", 0)),
-        replay_only=bool(doc.get("replay-only", 0)),
+        local_mem_bw=float(_number(path, doc, "local-mem-bw", _DEFAULTS.local_mem_bw)),
+        peak_perf=float(_number(path, doc, "peak-perf", _DEFAULTS.peak_perf)),
+        roofline_enabled=bool(doc.get("roofline-enabled", _DEFAULTS.roofline_enabled)),
+        replay_only=bool(doc.get("replay-only", _DEFAULTS.replay_only)),
     )
 
 
@@ -311,7 +311,7 @@ def load_remote_memory(path: str | Path) -> RemoteMemoryConfig:
     doc = _read_json(path)
     if not isinstance(doc, dict):
         raise HespasError(f"{path}: expected a JSON object")
-    memory_type = doc.get("memory-type", "NO_MEMORY_EXPANSION")
+    memory_type = doc.get("memory-type", RemoteMemoryConfig.memory_type)
     if not isinstance(memory_type, str):
         raise HespasError(f"{path}: 'memory-type' must be a string")
     return RemoteMemoryConfig(memory_type)
