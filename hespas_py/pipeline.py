@@ -99,16 +99,16 @@ class GenConfig:
         settings: dict[str, Any] = {
             "mlir_file": data.get("mlir_file"),
             "output_dir": data.get("output_dir"),
-            "split_strategy": data.get("split_strategy", DEFAULT_SPLIT).strip().lower(),
-            "merge": data.get("merge", False),
-            "block_lim": data.get("block_lim", 1024),
-            "separator": data.get("separator", "is_communication_op"),
-            "separator_policy": data.get("separator_policy", "isolated").strip().lower(),
+            "split_strategy": data.get("split_strategy", cls.split_strategy).strip().lower(),
+            "merge": data.get("merge", cls.merge),
+            "block_lim": data.get("block_lim", cls.block_lim),
+            "separator": data.get("separator", cls.separator),
+            "separator_policy": data.get("separator_policy", cls.separator_policy).strip().lower(),
             "num_npus": (perf["hardware"].get("num_npus")
                          if isinstance(perf["hardware"], dict) else None),
-            "clean": data.get("clean", False),
+            "clean": data.get("clean", cls.clean),
             "cache_dir": data.get("cache_dir", perf.get("cache_dir")),
-            "disable_cache": data.get("disable_cache", perf.get("disable_cache", False)),
+            "disable_cache": data.get("disable_cache", perf.get("disable_cache", cls.disable_cache)),
         }
         settings.update({k: v for k, v in overrides.items() if v is not None})
         splitter(settings["split_strategy"])  # fail before any work on an unknown name
