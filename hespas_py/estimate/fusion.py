@@ -203,7 +203,6 @@ class _Group:
     members: set[int] = field(default_factory=set)  # node indices
     inputs: set[int] = field(default_factory=set)   # keys its members read
     produced: set[int] = field(default_factory=set)  # keys its members define
-    alive: bool = True
 
 
 class _Scope:
@@ -492,8 +491,7 @@ class _Planner:
         for m in dropped.members:
             self.node_groups[m].discard(drop)
             self._join(keep, m)
-        dropped.members.clear()
-        dropped.alive = False
+        dropped.members.clear()  # a merged-away group has no members
         for s in self.succ.pop(drop):
             self.pred[s].discard(drop)
             if s != keep:
@@ -537,7 +535,7 @@ class _Planner:
         """The planned kernels, in program order of their first op."""
         planned: list[tuple[int, list[Kernel]]] = []
         for g, group in enumerate(self.groups):
-            if not group.alive or not group.members:
+            if not group.members:
                 continue
             members = sorted(group.members)
             planned.append((members[0], self._kernels_of(g, members, repeat)))
