@@ -83,26 +83,18 @@ FAMILIES: Mapping[str, str] = {
 # ----------------------------------------------------------------------------------- helpers
 
 
-def _elements(t: TensorType) -> int:
-    return t.num_elements
-
-
 def _io_bytes(op: Op) -> float:
     return float(sum(t.nbytes for t in op.operand_types) + sum(t.nbytes for t in op.result_types))
 
 
-def _first_type(op: Op) -> TensorType:
-    """The type that names an op's element type: its first operand's, else its first result's."""
+def _dtype(op: Op) -> str:
+    """The element type that names an op's: its first operand's, else its first result's."""
     for t in (*op.operand_types, *op.result_types):
         if t.elements:
-            return t.elements[0]
+            return t.elements[0].dtype
         if t.is_array:
-            return t
-    return TensorType((), "f32")
-
-
-def _dtype(op: Op) -> str:
-    return _first_type(op).dtype
+            return t.dtype
+    return "f32"
 
 
 def _widest_input_dtype(op: Op, count: int = 2) -> str:
@@ -137,7 +129,7 @@ def _combine(works: Iterable[Work], family: str, nbytes: float | None = None,
         notes=tuple(all_notes))
 
 
-def _costliest(works: Sequence[Work], family: str) -> Work:
+def _costliest(works: Sequence[Work]) -> Work:
     """Bytes and each FLOP share maximised separately over alternative branches."""
     shares: dict[tuple[str, str], float] = {}
     notes: dict[str, None] = {}
@@ -146,12 +138,12 @@ def _costliest(works: Sequence[Work], family: str) -> Work:
             shares[(unit, dtype)] = max(shares.get((unit, dtype), 0.0), flops)
         notes.update(dict.fromkeys(w.notes))
     return Work(tuple((u, d, f) for (u, d), f in shares.items() if f),
-                max((w.bytes for w in works), default=0.0), family, notes=tuple(notes))
+                max((w.bytes for w in works), default=0.0), "control", notes=tuple(notes))
 
 
-def region_work(region: Region, family: str = "control") -> Work:
+def region_work(region: Region) -> Work:
     """Sum of the work of a region's ops (each op its own kernel)."""
-    return _combine((op_work(op) for op in region.ops), family)
+    return _combine((op_work(op) for op in region.ops), "control")
 
 
 def _computation_flops(op: Op, index: int = 0) -> float:
@@ -176,18 +168,18 @@ def _free(op: Op) -> Work:
 
 
 def _elementwise(op: Op) -> Work:
-    return _work(op, "elementwise", sum(_elements(t) for t in op.result_types[:1]))
+    return _work(op, "elementwise", sum(t.num_elements for t in op.result_types[:1]))
 
 
 def _per_element(flops_per_element: float) -> Callable[[Op], Work]:
     """Elementwise-like ops doing a fixed amount of work per operand element (batch norm)."""
     def handler(op: Op) -> Work:
-        return _work(op, "elementwise", flops_per_element * _elements(op.operand_types[0]))
+        return _work(op, "elementwise", flops_per_element * op.operand_types[0].num_elements)
     return handler
 
 
 def _map(op: Op) -> Work:
-    return _work(op, "reduction", _elements(op.result_types[0]) * _computation_flops(op))
+    return _work(op, "reduction", op.result_types[0].num_elements * _computation_flops(op))
 
 
 def _memory(op: Op) -> Work:
@@ -217,7 +209,7 @@ def _scatter(op: Op) -> Work:
     n_inputs = max((len(op.operand_types) - 1) // 2, 1)
     indices = op.operand_types[n_inputs] if len(op.operand_types) > n_inputs else None
     updates = op.operand_types[n_inputs + 1:]
-    update_elements = sum(_elements(t) for t in updates)
+    update_elements = sum(t.num_elements for t in updates)
     nbytes = (indices.nbytes if indices else 0) + 3 * sum(t.nbytes for t in updates)
     return _work(op, "memory", update_elements // max(len(updates), 1) * _computation_flops(op),
                  nbytes=nbytes)
@@ -225,13 +217,13 @@ def _scatter(op: Op) -> Work:
 
 def _reduce(op: Op) -> Work:
     """Every input element is combined once: input elements x computation FLOPs."""
-    return _work(op, "reduction", _elements(op.operand_types[0]) * _computation_flops(op))
+    return _work(op, "reduction", op.operand_types[0].num_elements * _computation_flops(op))
 
 
 def _reduce_window(op: Op) -> Work:
     rank = len(op.operand_types[0].shape)
     window = math.prod(_attr_ints(op, "window_dimensions", rank, 1))
-    return _work(op, "reduction", _elements(op.result_types[0]) * window * _computation_flops(op))
+    return _work(op, "reduction", op.result_types[0].num_elements * window * _computation_flops(op))
 
 
 def _select_and_scatter(op: Op) -> Work:
@@ -239,7 +231,7 @@ def _select_and_scatter(op: Op) -> Work:
     rank = len(op.operand_types[0].shape)
     window = math.prod(_attr_ints(op, "window_dimensions", rank, 1))
     per_source = window * _computation_flops(op, 0) + _computation_flops(op, 1)
-    return _work(op, "reduction", _elements(op.operand_types[1]) * per_source)
+    return _work(op, "reduction", op.operand_types[1].num_elements * per_source)
 
 
 def _sort(op: Op) -> Work:
@@ -247,7 +239,7 @@ def _sort(op: Op) -> Work:
     t = op.operand_types[0]
     dim = int(op.attrs.get("sort_dimension", op.attrs.get("dimension", -1)))
     n = t.shape[dim] if t.shape else 1
-    compares = _elements(t) * math.ceil(math.log2(n)) if n > 1 else 0
+    compares = t.num_elements * math.ceil(math.log2(n)) if n > 1 else 0
     return _work(op, "reduction", compares * _computation_flops(op))
 
 
@@ -260,7 +252,7 @@ def _dot(op: Op) -> Work:
         if numbers is None:
             return _fallback(op, "dot_general without dot_dimension_numbers")
         contracting = math.prod(lhs.shape[d] for d in numbers.get("lhs_contracting_dimensions", ()))
-    flops = 2 * _elements(op.result_types[0]) * contracting
+    flops = 2 * op.result_types[0].num_elements * contracting
     return _work(op, "tensor", flops, unit=TENSOR, dtype=_widest_input_dtype(op))
 
 
@@ -317,7 +309,7 @@ def _convolution(op: Op) -> Work:
 def _matrix_batch(t: TensorType) -> tuple[int, int]:
     """(batch, n) of a [..., n, n]-shaped operand."""
     n = t.shape[-1] if t.shape else 1
-    return max(_elements(t) // max(n * n, 1), 1), n
+    return max(t.num_elements // max(n * n, 1), 1), n
 
 
 def _cholesky(op: Op) -> Work:
@@ -328,19 +320,19 @@ def _cholesky(op: Op) -> Work:
 def _triangular_solve(op: Op) -> Work:
     """Each right-hand-side element needs n multiply-adds against the n x n triangle."""
     _, n = _matrix_batch(op.operand_types[0])
-    return _work(op, "linalg", _elements(op.operand_types[1]) * n)
+    return _work(op, "linalg", op.operand_types[1].num_elements * n)
 
 
 def _fft(op: Op) -> Work:
     """5 N log2 N per transform of length N (the classic radix-2 count)."""
     lengths = op.attrs.get("fft_length")
-    t = max((*op.operand_types, *op.result_types), key=_elements)
+    t = max((*op.operand_types, *op.result_types), key=lambda t: t.num_elements)
     n = math.prod(lengths) if lengths else (t.shape[-1] if t.shape else 1)
-    return _work(op, "linalg", 5 * _elements(t) * math.log2(n) if n > 1 else 0)
+    return _work(op, "linalg", 5 * t.num_elements * math.log2(n) if n > 1 else 0)
 
 
 def _random(op: Op) -> Work:
-    return _work(op, "random", sum(_elements(t) for t in op.result_types),
+    return _work(op, "random", sum(t.num_elements for t in op.result_types),
                  dtype=op.result_types[-1].dtype)
 
 
@@ -360,7 +352,7 @@ def _while(op: Op) -> Work:
 
 
 def _branches(op: Op) -> Work:
-    return _costliest([region_work(r) for r in op.regions], "control")
+    return _costliest([region_work(r) for r in op.regions])
 
 
 def _regions_or_fallback(op: Op) -> Work:
@@ -395,7 +387,7 @@ _MEMORY_TARGETS = frozenset({"MoveToHost", "MoveToDevice", "PinToDevice", "Resiz
 def _top_k(op: Op) -> Work:
     """A full pass over the input with log2(k) comparisons per element."""
     k = op.result_types[0].shape[-1] if op.result_types and op.result_types[0].shape else 1
-    flops = _elements(op.operand_types[0]) * max(math.ceil(math.log2(k)), 1)
+    flops = op.operand_types[0].num_elements * max(math.ceil(math.log2(k)), 1)
     return _work(op, "reduction", flops)
 
 
