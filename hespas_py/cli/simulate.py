@@ -55,9 +55,8 @@ def _run_astra_sim(binary: Optional[str], prefix: str, files: dict, groups: Opti
         if remote is None:
             remote = Path(scratch) / "remote_memory.json"
             remote.write_text(json.dumps({"memory-type": RemoteMemoryConfig().memory_type}))
-        inputs = AstraSimInputs(Path(prefix).resolve(), files["system.json"].resolve(),
-                                files["network.yml"].resolve(), remote.resolve(),
-                                groups.resolve() if groups is not None else None)
+        inputs = AstraSimInputs(Path(prefix), files["system.json"], files["network.yml"], remote,
+                                groups)
         return run_astra_sim(binary, inputs, num_npus)
 
 
