@@ -110,9 +110,7 @@ class Network:
 
     def send(self, src: int, dst: int, size: int, tag: int, handler) -> None:
         """Send; ``handler()`` (if any) runs when the message has arrived."""
-        base = (tag, src, dst, size)
-        chunk = self._send_ids[base] = self._send_ids.get(base, -1) + 1
-        key = base + (chunk,)
+        key = _numbered(self._send_ids, (tag, src, dst, size))
         entry = self._entries.get(key)
         if entry is None:
             self._entries[key] = [handler, None, False]
@@ -124,9 +122,7 @@ class Network:
         """Post a receive; ``handler()`` runs once the matching message has arrived."""
         if size <= 0:
             raise Rejected("ASTRA-sim aborts: a 0-byte receive")
-        base = (tag, src, dst, size)
-        chunk = self._recv_ids[base] = self._recv_ids.get(base, -1) + 1
-        key = base + (chunk,)
+        key = _numbered(self._recv_ids, (tag, src, dst, size))
         entry = self._entries.get(key)
         if entry is None:
             self._entries[key] = [None, handler, False]
@@ -145,6 +141,13 @@ class Network:
             entry[1]()
         else:
             entry[2] = True
+
+
+def _numbered(seen: dict[tuple, int], base: tuple) -> tuple:
+    """``base`` plus how many times it was seen before: the n-th send (or receive) of one tag,
+    pair of NPUs and size matches the n-th receive (or send)."""
+    count = seen[base] = seen.get(base, -1) + 1
+    return (*base, count)
 
 
 def _call(handler) -> None:
