@@ -1,0 +1,59 @@
+"""Share big jobs with forked copies of this process, one per spare CPU.
+
+The reader splits a long function body this way (`hespas_py.mlir.reader`). A forked child sees
+everything the parent built so far, including live MLIR objects, which no pickling could carry.
+It does its share and writes bytes back through a pipe, then leaves with ``os._exit``: nothing
+is flushed or torn down twice. A child that fails gives `None`, and the caller then does that
+share itself, so forking can only change speed, never results.
+
+``HESPAS_JOBS=N`` sets the processes one job may use (``1`` turns forking off). By default that
+is the CPUs this process may run on, or 1 once ``jax`` is imported: JAX starts threads of its
+own, and a fork taken while one of them holds a lock can deadlock the child. Without ``os.fork``
+(Windows) everything runs in this process.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Callable
+
+JOBS_VARIABLE = "HESPAS_JOBS"
+
+
+def max_jobs() -> int:
+    """Processes one job may use (see the module docstring)."""
+    if not hasattr(os, "fork"):
+        return 1
+    setting = os.environ.get(JOBS_VARIABLE, "").strip()
+    if setting.isdigit():
+        return max(1, int(setting))
+    if "jax" in sys.modules:
+        return 1
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+class Forked:
+    """A child process computing ``work()``; `result` gives its bytes, or `None` if it failed."""
+
+    def __init__(self, work: Callable[[], bytes]) -> None:
+        read_end, write_end = os.pipe()
+        self._pid = os.fork()
+        if self._pid == 0:  # the child: never returns
+            code = 1
+            try:
+                os.close(read_end)
+                with os.fdopen(write_end, "wb") as pipe:
+                    pipe.write(work())
+                code = 0
+            finally:
+                os._exit(code)
+        os.close(write_end)
+        self._read_end = read_end
+
+    def result(self) -> bytes | None:
+        """The child's bytes once it has exited; `None` if it raised or was killed."""
+        with os.fdopen(self._read_end, "rb") as pipe:
+            data = pipe.read()
+        _, status = os.waitpid(self._pid, 0)
+        return data if os.waitstatus_to_exitcode(status) == 0 else None

@@ -1,0 +1,136 @@
+"""The reader's forked walk of long function bodies gives the module a serial walk gives.
+
+SSA ids differ between the two walks (a child numbers from ids set aside for it), so modules
+are compared after renumbering every value in order of definition.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from hespas_py.mlir import reader
+from hespas_py.mlir.ops import Module, Op
+from hespas_py.mlir.reader import load_module
+
+DATA = Path(__file__).parent / "data" / "mlir"
+# Other tests import jax, which warns about any fork; the reader's children touch no JAX state.
+pytestmark = pytest.mark.filterwarnings("ignore:os.fork:RuntimeWarning")
+MODULES = ["collectives.mlir", "compute.mlir", "control_flow.mlir", "xla_fusion.mlir",
+           "foreign.mlir"]
+
+
+def canonical(module: Module) -> tuple[Any, ...]:
+    """Everything a module holds, its SSA ids renumbered in order of definition."""
+    number: dict[int, int] = {}
+
+    def define(ids: tuple[int, ...]) -> tuple[int, ...]:
+        for i in ids:
+            assert i not in number, f"value {i} defined twice"
+            number[i] = len(number)
+        return tuple(number[i] for i in ids)
+
+    def use(ids: tuple[int, ...]) -> tuple[int, ...]:
+        return tuple(number[i] for i in ids)
+
+    def op(o: Op) -> tuple[Any, ...]:
+        operands = use(o.operands)
+        if o.name == "func.call":  # the callee's body, compared once as its function
+            regions: tuple[Any, ...] = (o.attrs["callee"], len(o.regions))
+        else:
+            regions = tuple((define(r.args), r.arg_types, tuple(map(op, r.ops))) for r in o.regions)
+        return (o.name, define(o.results), operands, o.result_types, o.operand_types,
+                dict(o.attrs), regions, use(o.captures), o.index)
+
+    functions = tuple((f.name, f.public, define(f.args), f.arg_types, tuple(map(op, f.ops)),
+                       f.result_types) for f in module.functions.values())
+    return (functions, module.entry, module.num_replicas, module.num_partitions,
+            dict(module.mesh), module.warnings)
+
+
+def _read(path: Path, monkeypatch: pytest.MonkeyPatch, jobs: int) -> Module:
+    monkeypatch.setenv("HESPAS_JOBS", str(jobs))
+    return load_module(path)
+
+
+@pytest.fixture
+def small_shares(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fork for bodies of two ops or more."""
+    monkeypatch.setattr(reader, "_OPS_PER_JOB", 1)
+
+
+@pytest.mark.parametrize("name", MODULES)
+@pytest.mark.parametrize("jobs", [2, 3])
+def test_forked_read_equals_serial_read(name: str, jobs: int, small_shares: None,
+                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    serial = _read(DATA / name, monkeypatch, 1)
+    forked = _read(DATA / name, monkeypatch, jobs)
+    assert canonical(forked) == canonical(serial)
+
+
+def test_shares_overrunning_their_ids_are_renumbered(small_shares: None,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(reader, "_IDS_PER_OP", 0)  # every child's ids collide with earlier ones
+    for name in MODULES:
+        serial = _read(DATA / name, monkeypatch, 1)
+        assert canonical(_read(DATA / name, monkeypatch, 3)) == canonical(serial), name
+
+
+def test_trip_counts_need_values_of_earlier_shares(small_shares: None,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    forked = _read(DATA / "control_flow.mlir", monkeypatch, 3)
+    counts = [op.attrs.get("trip_count") for op in forked.ops if op.name == "stablehlo.while"]
+    serial = _read(DATA / "control_flow.mlir", monkeypatch, 1)
+    assert counts == [op.attrs.get("trip_count") for op in serial.ops
+                      if op.name == "stablehlo.while"]
+    assert any(count is not None for count in counts)
+
+
+def test_failed_child_share_is_read_by_the_parent(small_shares: None,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    def fail(*args: object) -> bytes:
+        raise RuntimeError("child failed")
+
+    serial = _read(DATA / "control_flow.mlir", monkeypatch, 1)
+    monkeypatch.setattr(reader._FunctionReader, "_encoded_share", fail)
+    assert canonical(_read(DATA / "control_flow.mlir", monkeypatch, 3)) == canonical(serial)
+
+
+def test_long_body_forks_at_the_default_share_size(tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    ops = 2 * reader._OPS_PER_JOB + 10
+    body = "\n".join(f"    %v{i} = stablehlo.add %v{i - 1}, %v{i - 1} : tensor<4xf32>"
+                     for i in range(1, ops))
+    path = tmp_path / "long.mlir"
+    path.write_text("func.func @main(%v0: tensor<4xf32>) -> tensor<4xf32> {\n"
+                    f"{body}\n    return %v{ops - 1} : tensor<4xf32>\n}}\n")
+    forks = []
+    real = reader.Forked
+    monkeypatch.setattr(reader, "Forked", lambda work: forks.append(work) or real(work))
+    forked = _read(path, monkeypatch, 2)
+    assert len(forks) == 1
+    assert len(forked.ops) == ops
+    assert canonical(forked) == canonical(_read(path, monkeypatch, 1))
+
+
+def test_forked_work_returns_its_bytes_or_none_when_it_fails() -> None:
+    from hespas_py.forking import Forked
+
+    assert Forked(lambda: b"share" * 100_000).result() == b"share" * 100_000
+    assert Forked(lambda: 1 / 0).result() is None
+
+
+def test_jobs_setting(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    from hespas_py.forking import max_jobs
+
+    monkeypatch.setenv("HESPAS_JOBS", "3")
+    assert max_jobs() == 3
+    monkeypatch.setenv("HESPAS_JOBS", "0")
+    assert max_jobs() == 1
+    monkeypatch.delenv("HESPAS_JOBS")
+    monkeypatch.setitem(sys.modules, "jax", sys)  # JAX's threads make a fork unsafe
+    assert max_jobs() == 1
