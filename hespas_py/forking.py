@@ -57,3 +57,9 @@ class Forked:
             data = pipe.read()
         _, status = os.waitpid(self._pid, 0)
         return data if os.waitstatus_to_exitcode(status) == 0 else None
+
+
+def shares(count: int, jobs: int) -> list[tuple[int, int]]:
+    """``jobs`` consecutive (start, stop) ranges of near-equal length covering ``range(count)``."""
+    cuts = [count * j // jobs for j in range(jobs + 1)]
+    return list(zip(cuts, cuts[1:]))

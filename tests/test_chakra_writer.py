@@ -207,3 +207,38 @@ def test_num_npus_overrides_only_single_device_modules():
     assert DeviceLayout.for_module(four, 4).num_devices == 4
     with pytest.raises(HespasError, match="does not match"):
         DeviceLayout.for_module(four, 8)
+
+
+@pytest.mark.filterwarnings("ignore:os.fork:RuntimeWarning")  # other tests import jax
+@pytest.mark.parametrize("fail", [False, True])
+def test_forked_encoders_write_the_serial_bytes(tmp_path, monkeypatch, fail):
+    """Long traces are encoded in shares by forked children (here: one node per share); a failed
+    child's share is encoded by the parent."""
+    from hespas_py.chakra import writer
+
+    ops, value = [], 0
+    for i in range(12):  # compute, all-reduce, permute (send+recv on device 1), single-device AR
+        ops += [op("exponential", value + 1, (value,), t(4), t(4)),
+                op("all_reduce", value + 2, (value + 1,), t(4), t(4), replica_groups=((0, 1, 2),)),
+                op("collective_permute", value + 3, (value + 2,), t(4), t(4),
+                   source_target_pairs=((0, 1), (1, 2))),
+                op("all_reduce", value + 4, (value + 3, value), t(4), t(4), replica_groups=((3,),))]
+        value += 4
+    graph = individual_split([*ops, ret(value)])
+    estimates = estimates_for(graph, [0.3e-6 * (i + 1) for i in range(12)])
+    monkeypatch.setenv("HESPAS_JOBS", "1")
+    (tmp_path / "serial").mkdir()
+    write_traces(tmp_path / "serial", graph, estimates, DeviceLayout(4, 1))
+    monkeypatch.setenv("HESPAS_JOBS", "3")
+    monkeypatch.setattr(writer, "_NODES_PER_JOB", 1)
+    children = []
+    real = writer.Forked
+    monkeypatch.setattr(writer, "Forked", lambda work: children.append(work) or real(
+        (lambda: 1 / 0) if fail else work))
+    (tmp_path / "forked").mkdir()
+    write_traces(tmp_path / "forked", graph, estimates, DeviceLayout(4, 1))
+    assert len(children) == 2 * 4  # two children per distinct trace
+    for device in range(4):
+        name = f"dev.{device}.et"
+        assert (tmp_path / "forked" / name).read_bytes() == (tmp_path / "serial" / name).read_bytes()
+    assert len(nodes_of(tmp_path / "forked" / "dev.1.et")) == 12 * 4

@@ -18,6 +18,11 @@ TRACE_VERSION = "0.0.4"
 def write_trace(stream: BinaryIO, nodes: Iterable, version: str = TRACE_VERSION) -> None:
     """Write a GlobalMetadata and then every node, each with protobuf's varint length prefix."""
     proto.serialize_length_prefixed(GlobalMetadata(version=version), stream)
+    write_nodes(stream, nodes)
+
+
+def write_nodes(stream: BinaryIO, nodes: Iterable) -> None:
+    """Write nodes, each with protobuf's varint length prefix (a trace's body, or part of it)."""
     for node in nodes:
         proto.serialize_length_prefixed(node, stream)
 

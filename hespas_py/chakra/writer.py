@@ -22,19 +22,22 @@ written once and hard-linked (``dev.<i>.et``).
 
 from __future__ import annotations
 
+import functools
+import io
 import json
 import os
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
+from typing import Iterator, Sequence
 
 from hespas_py.chakra.files import COMM_GROUP_FILE, trace_name
 from hespas_py.chakra.groups import DeviceLayout
-from hespas_py.chakra.io import write_trace
+from hespas_py.chakra.io import write_nodes, write_trace
 from hespas_py.chakra.nodes import collective, comp, point_to_point
 from hespas_py.chakra.schema import CollectiveCommType, Node, NodeType
 from hespas_py.errors import HespasError
+from hespas_py.forking import Forked, max_jobs, shares
 from hespas_py.estimate.base import Estimate
 from hespas_py.split.blocks import Block, BlockGraph
 
@@ -47,6 +50,8 @@ COMM_TYPES: dict[str, CollectiveCommType] = {
     "collective_broadcast": CollectiveCommType.BROADCAST,
 }
 _PERMUTE = "collective_permute"
+#: Fewest nodes worth a forked trace encoder (`_write_trace`).
+_NODES_PER_JOB = 20_000
 
 def durations_micros(times_s: Sequence[float]) -> list[int]:
     """Whole-microsecond durations whose running sums track the exact running sums of ``times_s``.
@@ -149,38 +154,86 @@ def _plan(graph: BlockGraph, layout: DeviceLayout
     return plan, registry
 
 
-def _device_nodes(graph: BlockGraph, comp_costs: dict[int, tuple[int, int, int]],
-                  plan: dict[int, list[tuple[_Comm, ...]]], device: int) -> list[Node]:
-    """The node list of ``device``; ``comp_costs`` maps block id -> (micros, flops, bytes)."""
-    nodes: list[Node] = []
+@dataclass(frozen=True, slots=True)
+class _Placed:
+    """Where one block's nodes go in a device's trace.
+
+    Attributes:
+        block: the block.
+        first: id of its first node.
+        deps: node ids its nodes depend on.
+        comms: its communication on the device (collective blocks; at least one).
+    """
+
+    block: Block
+    first: int
+    deps: list[int]
+    comms: tuple[_Comm, ...] = ()
+
+
+def _place(graph: BlockGraph, plan: dict[int, list[tuple[_Comm, ...]]],
+           device: int) -> tuple[list[_Placed], Counter]:
+    """The blocks that have nodes on ``device``, placed in node order, and the node types."""
+    placed: list[_Placed] = []
+    kinds: Counter = Counter()
     ids: list[tuple[int, ...]] = []   # per block: its node ids, or (if none) what it depended on
+    first = 0
     for block in graph.blocks:
         if len(block.deps) == 1:
             deps = list(ids[block.deps[0]])
         else:
             deps = sorted({i for d in block.deps for i in ids[d]})
-        label = block.label
         if block.collective:
             comms = plan[block.id][device]
             if not comms:
                 ids.append(tuple(deps))
                 continue
-            first = len(nodes)
-            for comm in comms:
-                if comm.kind == NodeType.COMM_COLL_NODE:
-                    node = collective(len(nodes), comm.comm_type, comm.size, deps,
-                                      pg_name=str(comm.pg), name=label)
-                else:
-                    node = point_to_point(len(nodes), comm.kind, comm.src, comm.dst, comm.size,
-                                          block.id, deps, name=label)
-                nodes.append(node)
-            ids.append(tuple(range(first, len(nodes))))
+            kinds.update(comm.kind for comm in comms)
+            placed.append(_Placed(block, first, deps, comms))
+            ids.append(tuple(range(first, first + len(comms))))
+            first += len(comms)
         else:
+            kinds[NodeType.COMP_NODE] += 1
+            placed.append(_Placed(block, first, deps))
+            ids.append((first,))
+            first += 1
+    return placed, kinds
+
+
+def _nodes(placed: Sequence[_Placed], comp_costs: dict[int, tuple[int, int, int]]) -> Iterator[Node]:
+    """The nodes of ``placed`` blocks; ``comp_costs`` maps block id -> (micros, flops, bytes)."""
+    for item in placed:
+        block, node_id, deps = item.block, item.first, item.deps
+        if not item.comms:
             micros, flops, nbytes = comp_costs[block.id]
-            nodes.append(comp(len(nodes), micros, deps, num_ops=flops, tensor_size=nbytes,
-                              name=label))
-            ids.append((len(nodes) - 1,))
-    return nodes
+            yield comp(node_id, micros, deps, num_ops=flops, tensor_size=nbytes, name=block.label)
+        for comm in item.comms:
+            if comm.kind == NodeType.COMM_COLL_NODE:
+                yield collective(node_id, comm.comm_type, comm.size, deps, pg_name=str(comm.pg),
+                                 name=block.label)
+            else:
+                yield point_to_point(node_id, comm.kind, comm.src, comm.dst, comm.size, block.id,
+                                     deps, name=block.label)
+            node_id += 1
+
+
+def _encoded_nodes(placed: Sequence[_Placed], comp_costs: dict[int, tuple[int, int, int]]) -> bytes:
+    stream = io.BytesIO()
+    write_nodes(stream, _nodes(placed, comp_costs))
+    return stream.getvalue()
+
+
+def _write_trace(path: Path, placed: list[_Placed], comp_costs: dict[int, tuple[int, int, int]]) -> None:
+    """Write one trace; a long one's later nodes are built and encoded by forked children
+    (`hespas_py.forking`), or here if one fails."""
+    parts = shares(len(placed), max(1, min(max_jobs(), len(placed) // _NODES_PER_JOB)))
+    children = [Forked(functools.partial(_encoded_nodes, placed[start:stop], comp_costs))
+                for start, stop in parts[1:]]
+    with path.open("wb") as stream:
+        write_trace(stream, _nodes(placed[:parts[0][1]], comp_costs))
+        for child, (start, stop) in zip(children, parts[1:]):
+            data = child.result()
+            stream.write(data if data is not None else _encoded_nodes(placed[start:stop], comp_costs))
 
 
 def write_traces(out_dir: Path, graph: BlockGraph, estimates: Sequence[Estimate | None],
@@ -200,11 +253,9 @@ def write_traces(out_dir: Path, graph: BlockGraph, estimates: Sequence[Estimate 
         by_signature.setdefault(signature, []).append(device)
     counts: dict[int, dict[str, int]] = {}
     for devices in by_signature.values():
-        nodes = _device_nodes(graph, comp_costs, plan, devices[0])
+        placed, kinds = _place(graph, plan, devices[0])
         first = out_dir / trace_name(devices[0])
-        with first.open("wb") as stream:
-            write_trace(stream, nodes)
-        kinds = Counter(node.type for node in nodes)
+        _write_trace(first, placed, comp_costs)
         tally = {NodeType(kind).name: count for kind, count in kinds.items()}
         for device in devices:
             counts[device] = tally

@@ -40,6 +40,7 @@ from typing import Any, Callable, Iterable, Sequence
 
 from hespas_py.errors import HespasError
 from hespas_py.fast_init import fast_constructor
+from hespas_py import forking
 from hespas_py.forking import Forked, max_jobs
 from hespas_py.gc_pause import gc_paused
 from hespas_py.mlir.analyze import EXPANDED
@@ -82,17 +83,9 @@ _WHILE = frozenset({"stablehlo.while", "mhlo.while"})
 _TOKEN = TensorType((), "token")
 #: Fewest top-level ops of a function body worth a forked reader (`_FunctionReader._body`).
 _OPS_PER_JOB = 25_000
-#: Work of the parent's share against a child's: a child also skips to its share and encodes it.
-_PARENT_WEIGHT = 1.0
 #: Ids set aside per op before a child's share (values defined there, nested ones included).
 _IDS_PER_OP = 4
 
-
-def _shares(count: int, jobs: int) -> list[tuple[int, int]]:
-    """``jobs`` consecutive (start, stop) ranges covering ``count`` ops, the first one weighted."""
-    total = _PARENT_WEIGHT + jobs - 1
-    cuts = [0, *(round(count * (_PARENT_WEIGHT + j) / total) for j in range(jobs - 1)), count]
-    return list(zip(cuts, cuts[1:]))
 
 
 def _encode_type(t: TensorType) -> tuple:
@@ -242,7 +235,7 @@ class _FunctionReader:
         if jobs < 2 or (count := len(block.operations)) < 2 * _OPS_PER_JOB:
             return self._block(block)
         args, arg_types = self._arguments(block)
-        shares = _shares(count, min(jobs, count // _OPS_PER_JOB))
+        shares = forking.shares(count, min(jobs, count // _OPS_PER_JOB))
         first_ids = [len(self._types) + _IDS_PER_OP * start for start, _ in shares]
         children = [Forked(functools.partial(self._encoded_share, block, start, stop, first_id))
                     for (start, stop), first_id in zip(shares[1:], first_ids[1:])]
