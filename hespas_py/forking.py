@@ -59,7 +59,9 @@ class Forked:
         return data if os.waitstatus_to_exitcode(status) == 0 else None
 
 
-def shares(count: int, jobs: int) -> list[tuple[int, int]]:
-    """``jobs`` consecutive (start, stop) ranges of near-equal length covering ``range(count)``."""
-    cuts = [count * j // jobs for j in range(jobs + 1)]
+def shares(count: int, jobs: int, first_weight: float = 1.0) -> list[tuple[int, int]]:
+    """``jobs`` consecutive (start, stop) ranges covering ``range(count)``, the first one
+    ``first_weight`` times as long as each of the others (which are of near-equal length)."""
+    total = first_weight + jobs - 1
+    cuts = [0, *(round(count * (first_weight + j) / total) for j in range(jobs - 1)), count]
     return list(zip(cuts, cuts[1:]))

@@ -134,3 +134,11 @@ def test_jobs_setting(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("HESPAS_JOBS")
     monkeypatch.setitem(sys.modules, "jax", sys)  # JAX's threads make a fork unsafe
     assert max_jobs() == 1
+
+
+def test_shares_cover_the_range_in_order() -> None:
+    from hespas_py.forking import shares
+
+    assert shares(10, 1) == [(0, 10)]
+    assert shares(10, 3) == [(0, 3), (3, 7), (7, 10)]
+    assert shares(23, 2, first_weight=1.3) == [(0, 13), (13, 23)]

@@ -83,6 +83,8 @@ _WHILE = frozenset({"stablehlo.while", "mhlo.while"})
 _TOKEN = TensorType((), "token")
 #: Fewest top-level ops of a function body worth a forked reader (`_FunctionReader._body`).
 _OPS_PER_JOB = 25_000
+#: Length of the parent's share against a child's: a child also skips to its share and encodes it.
+_PARENT_WEIGHT = 1.3
 #: Ids set aside per op before a child's share (values defined there, nested ones included).
 _IDS_PER_OP = 4
 
@@ -235,7 +237,7 @@ class _FunctionReader:
         if jobs < 2 or (count := len(block.operations)) < 2 * _OPS_PER_JOB:
             return self._block(block)
         args, arg_types = self._arguments(block)
-        shares = forking.shares(count, min(jobs, count // _OPS_PER_JOB))
+        shares = forking.shares(count, min(jobs, count // _OPS_PER_JOB), _PARENT_WEIGHT)
         first_ids = [len(self._types) + _IDS_PER_OP * start for start, _ in shares]
         children = [Forked(functools.partial(self._encoded_share, block, start, stop, first_id))
                     for (start, stop), first_id in zip(shares[1:], first_ids[1:])]
