@@ -14,9 +14,10 @@ own, and a fork taken while one of them holds a lock can deadlock the child. Wit
 
 from __future__ import annotations
 
+import marshal
 import os
 import sys
-from typing import Callable
+from typing import Any, Callable
 
 JOBS_VARIABLE = "HESPAS_JOBS"
 
@@ -57,6 +58,20 @@ class Forked:
             data = pipe.read()
         _, status = os.waitpid(self._pid, 0)
         return data if os.waitstatus_to_exitcode(status) == 0 else None
+
+
+def background(work: Callable[[], Any], worth_it: bool = True) -> Callable[[], Any]:
+    """A getter of ``work()``: computed meanwhile by a forked child when ``worth_it`` and a spare
+    process is allowed (the result must marshal), else here when the getter is called."""
+    if not worth_it or max_jobs() < 2:
+        return work
+    child = Forked(lambda: marshal.dumps(work()))
+
+    def result() -> Any:
+        data = child.result()
+        return work() if data is None else marshal.loads(data)
+
+    return result
 
 
 def shares(count: int, jobs: int, first_weight: float = 1.0) -> list[tuple[int, int]]:

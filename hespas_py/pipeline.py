@@ -18,6 +18,7 @@ hash it, and a cache inside a directory that ``--clean`` replaces would never be
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import logging
 import os
@@ -30,6 +31,7 @@ from typing import Any, Callable, Mapping
 
 from hespas_py.chakra.groups import DeviceLayout
 from hespas_py.errors import HespasError
+from hespas_py.forking import background
 from hespas_py.estimate.base import Estimate, Hardware
 from hespas_py.gc_pause import gc_paused
 from hespas_py.split import split, splitter
@@ -43,6 +45,8 @@ ProgressHook = Callable[[str, int, int], None]
 DEFAULT_SPLIT = "linear_split"
 #: How often (in blocks) the estimate phase reports progress.
 _PROGRESS_EVERY = 256
+#: Fewest blocks worth computing module_stats in a forked child while the traces are written.
+_BACKGROUND_STATS_BLOCKS = 20_000
 
 
 @dataclass(frozen=True)
@@ -279,9 +283,12 @@ def _generate(config: GenConfig, progress: ProgressHook | None) -> GenResult:
     out = config.output_dir
     staging = _staging_dir(out)
     try:
-        traces = write_traces(staging, graph, estimates, layout)
         cache = estimator.stats.as_dict() if hasattr(estimator, "stats") else None
-        stats = module_stats(graph, estimates, config.hardware, config.method, cache)
+        stats_of = background(functools.partial(module_stats, graph, estimates, config.hardware,
+                                                config.method, cache),
+                              worth_it=len(graph.blocks) >= _BACKGROUND_STATS_BLOCKS)
+        traces = write_traces(staging, graph, estimates, layout)
+        stats = stats_of()
         stats["traces"] = {"files": traces.files, "comm_groups": len(traces.comm_groups),
                            "nodes_per_device": {str(d): n for d, n in traces.nodes.items()},
                            "compute_micros": traces.total_micros}

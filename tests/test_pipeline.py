@@ -192,3 +192,24 @@ def test_module_stats_counts_a_shared_cost_row_once_per_op():
     assert stats["per_op"]["stablehlo.dot_general"]["count"] == 1
     assert stats["per_dtype"]["f32"]["count"] == 3 and stats["per_dtype"]["bf16"]["count"] == 2
     assert stats["fallback_ops"] == {"stablehlo.dot_general": 1} and stats["notes"] == ["guess"]
+
+
+@pytest.mark.filterwarnings("ignore:os.fork:RuntimeWarning")  # other tests import jax
+def test_stats_from_a_forked_child_equal_those_computed_here(tmp_path, tiny, monkeypatch):
+    import hespas_py.pipeline as pipeline
+    from hespas_py import forking
+
+    children = []
+    real = forking.Forked
+    monkeypatch.setattr(forking, "Forked", lambda work: children.append(work) or real(work))
+    monkeypatch.setattr(pipeline, "_BACKGROUND_STATS_BLOCKS", 1)
+    docs = {}
+    for jobs in ("1", "2"):
+        monkeypatch.setenv("HESPAS_JOBS", jobs)
+        out = tmp_path / f"out{jobs}"
+        generate(GenConfig.from_config(config_file(tmp_path, mlir_file=str(tiny),
+                                                   output_dir=str(out))))
+        docs[jobs] = json.loads((out / "module_stats.json").read_text())
+        del docs[jobs]["timings_s"]
+    assert len(children) == 1  # the stats child of the second run
+    assert docs["2"] == docs["1"]

@@ -142,3 +142,19 @@ def test_shares_cover_the_range_in_order() -> None:
     assert shares(10, 1) == [(0, 10)]
     assert shares(10, 3) == [(0, 3), (3, 7), (7, 10)]
     assert shares(23, 2, first_weight=1.3) == [(0, 13), (13, 23)]
+
+
+def test_background_work_gives_the_same_result_forked_or_not(monkeypatch: pytest.MonkeyPatch) -> None:
+    from hespas_py import forking
+
+    def work() -> dict:
+        return {"runtime_s": 0.1 + 0.2, "per_op": {"add": {"count": 3}}, "notes": ["n"]}
+
+    monkeypatch.setenv("HESPAS_JOBS", "2")
+    forked = forking.background(work)
+    assert forked is not work and forked() == work()
+    assert forking.background(work, worth_it=False) is work
+    monkeypatch.setenv("HESPAS_JOBS", "1")
+    assert forking.background(work) is work
+    monkeypatch.setenv("HESPAS_JOBS", "2")
+    assert forking.background(lambda: object())() is not None  # unmarshallable: computed here
