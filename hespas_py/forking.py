@@ -2,9 +2,9 @@
 
 The reader splits a long function body this way (`hespas_py.mlir.reader`). A forked child sees
 everything the parent built so far, including live MLIR objects, which no pickling could carry.
-It does its share and writes bytes back through a pipe, then leaves with ``os._exit``: nothing
-is flushed or torn down twice. A child that fails gives `None`, and the caller then does that
-share itself, so forking can only change speed, never results.
+It does its share, hands back bytes (`Forked`), then leaves with ``os._exit``: nothing is flushed
+or torn down twice. When a child fails, the caller does what it left undone itself, so forking
+can only change speed, never results.
 
 ``HESPAS_JOBS=N`` sets the processes one job may use (``1`` turns forking off). By default that
 is the CPUs this process may run on, or 1 once ``jax`` is imported: JAX starts threads of its
@@ -16,10 +16,14 @@ from __future__ import annotations
 
 import marshal
 import os
+import signal
+import struct
 import sys
-from typing import Any, Callable
+import tempfile
+from typing import Any, Callable, Iterable, Iterator
 
 JOBS_VARIABLE = "HESPAS_JOBS"
+_CHUNK = struct.Struct("<QQ")  # where a child wrote one chunk: offset and length in its file
 
 
 def max_jobs() -> int:
@@ -35,29 +39,56 @@ def max_jobs() -> int:
 
 
 class Forked:
-    """A child process computing ``work()``; `result` gives its bytes, or `None` if it failed."""
+    """A child process yielding the byte chunks of ``work()``, which this process takes as they
+    come (`chunks`) or all at once (`result`).
 
-    def __init__(self, work: Callable[[], bytes]) -> None:
+    Chunks go through an unlinked temporary file and only their (offset, length) through a
+    pipe, so the child never waits for this process to read: it finishes its work, and exits.
+    """
+
+    def __init__(self, work: Callable[[], Iterable[bytes]]) -> None:
+        self._data = tempfile.TemporaryFile()
         read_end, write_end = os.pipe()
         self._pid = os.fork()
         if self._pid == 0:  # the child: never returns
             code = 1
             try:
                 os.close(read_end)
-                with os.fdopen(write_end, "wb") as pipe:
-                    pipe.write(work())
+                fd, offset = self._data.fileno(), 0
+                for chunk in work():
+                    written = 0
+                    while written < len(chunk):
+                        written += os.pwrite(fd, chunk[written:], offset + written)
+                    os.write(write_end, _CHUNK.pack(offset, len(chunk)))
+                    offset += len(chunk)
                 code = 0
             finally:
                 os._exit(code)
         os.close(write_end)
         self._read_end = read_end
+        self.failed = False  # whether the child stopped before the end of its work
+
+    def chunks(self) -> Iterator[bytes]:
+        """The child's chunks, each as soon as it is written; `failed` tells at the end whether
+        the child stopped early. Closing this iterator early kills the child."""
+        finished = False
+        try:
+            with os.fdopen(self._read_end, "rb") as pipe:
+                while len(header := pipe.read(_CHUNK.size)) == _CHUNK.size:
+                    offset, size = _CHUNK.unpack(header)
+                    yield os.pread(self._data.fileno(), size, offset)
+            finished = True
+        finally:
+            if not finished:
+                os.kill(self._pid, signal.SIGKILL)
+            _, status = os.waitpid(self._pid, 0)
+            self.failed = os.waitstatus_to_exitcode(status) != 0
+            self._data.close()
 
     def result(self) -> bytes | None:
-        """The child's bytes once it has exited; `None` if it raised or was killed."""
-        with os.fdopen(self._read_end, "rb") as pipe:
-            data = pipe.read()
-        _, status = os.waitpid(self._pid, 0)
-        return data if os.waitstatus_to_exitcode(status) == 0 else None
+        """All the child's bytes once it has exited; `None` if it failed."""
+        data = b"".join(self.chunks())
+        return None if self.failed else data
 
 
 def background(work: Callable[[], Any], worth_it: bool = True) -> Callable[[], Any]:
@@ -65,7 +96,7 @@ def background(work: Callable[[], Any], worth_it: bool = True) -> Callable[[], A
     process is allowed (the result must marshal), else here when the getter is called."""
     if not worth_it or max_jobs() < 2:
         return work
-    child = Forked(lambda: marshal.dumps(work()))
+    child = Forked(lambda: (marshal.dumps(work()),))
 
     def result() -> Any:
         data = child.result()

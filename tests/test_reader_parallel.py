@@ -19,7 +19,7 @@ DATA = Path(__file__).parent / "data" / "mlir"
 # Other tests import jax, which warns about any fork; the reader's children touch no JAX state.
 pytestmark = pytest.mark.filterwarnings("ignore:os.fork:RuntimeWarning")
 MODULES = ["collectives.mlir", "compute.mlir", "control_flow.mlir", "xla_fusion.mlir",
-           "foreign.mlir"]
+           "foreign.mlir", "late_calls.mlir"]
 
 
 def canonical(module: Module) -> tuple[Any, ...]:
@@ -55,10 +55,11 @@ def _read(path: Path, monkeypatch: pytest.MonkeyPatch, jobs: int) -> Module:
     return load_module(path)
 
 
-@pytest.fixture
-def small_shares(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Fork for bodies of two ops or more."""
+@pytest.fixture(params=[1, 3])
+def small_shares(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fork for bodies of two ops or more; children send chunks of 1 or 3 ops."""
     monkeypatch.setattr(reader, "_OPS_PER_JOB", 1)
+    monkeypatch.setattr(reader, "_OPS_PER_CHUNK", request.param)
 
 
 @pytest.mark.parametrize("name", MODULES)
@@ -88,6 +89,48 @@ def test_trip_counts_need_values_of_earlier_shares(small_shares: None,
     assert any(count is not None for count in counts)
 
 
+def test_undecodable_chunk_leaves_the_rest_of_the_share_to_the_parent(
+        small_shares: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    from hespas_py.mlir.shares import ShareDecoder
+
+    real = ShareDecoder.add
+    chunks = []
+
+    def second_fails(self: ShareDecoder, data: bytes) -> bool:
+        chunks.append(data)
+        return len(chunks) % 2 == 1 and real(self, data)
+
+    for name in MODULES:
+        serial = _read(DATA / name, monkeypatch, 1)
+        monkeypatch.setattr(ShareDecoder, "add", second_fails)
+        assert canonical(_read(DATA / name, monkeypatch, 3)) == canonical(serial), name
+        monkeypatch.setattr(ShareDecoder, "add", real)
+
+
+def test_late_callees_are_read_once_and_shared(small_shares: None,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    module = _read(DATA / "late_calls.mlir", monkeypatch, 3)
+    calls = [op for op in module.ops if op.name == "func.call"]
+    late = module.functions["late"]
+    assert [op.regions[0].ops for op in calls] == [late.ops, late.ops]
+    assert calls[0].regions[0] is calls[1].regions[0]
+    loop = next(op for op in module.ops if op.name == "stablehlo.while")
+    assert loop.attrs["trip_count"] == 3
+
+
+def test_only_a_tracked_caller_stops_a_childs_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Callers are built after the last chunk, except a fusion (loop analysis tracks fusions):
+    reading its callee numbers values the next chunk needs, so the parent reads the rest."""
+    monkeypatch.setattr(reader, "_OPS_PER_JOB", 1)
+    monkeypatch.setattr(reader, "_OPS_PER_CHUNK", 1)
+    stopped = []
+    monkeypatch.setattr(reader.log, "debug", lambda *args: stopped.append(args[-1]))
+    forked = _read(DATA / "late_calls.mlir", monkeypatch, 3)  # the loop calling @later is in
+    fusion = next(op.index for op in forked.ops if op.name == "mhlo.fusion")  # the 2nd share
+    assert stopped == [fusion + 1]
+    assert canonical(forked) == canonical(_read(DATA / "late_calls.mlir", monkeypatch, 1))
+
+
 def test_failed_child_share_is_read_by_the_parent(small_shares: None,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     def fail(*args: object) -> bytes:
@@ -115,11 +158,31 @@ def test_long_body_forks_at_the_default_share_size(tmp_path: Path,
     assert canonical(forked) == canonical(_read(path, monkeypatch, 1))
 
 
-def test_forked_work_returns_its_bytes_or_none_when_it_fails() -> None:
+def test_forked_work_returns_its_chunks_or_tells_it_failed() -> None:
     from hespas_py.forking import Forked
 
-    assert Forked(lambda: b"share" * 100_000).result() == b"share" * 100_000
-    assert Forked(lambda: 1 / 0).result() is None
+    big = b"share" * 100_000  # more than a pipe holds: the child must not wait for the reader
+    assert Forked(lambda: [big, b"", b"end"]).result() == big + b"end"
+
+    def fails_midway():
+        yield b"first"
+        raise RuntimeError("child failed")
+
+    child = Forked(fails_midway)
+    assert list(child.chunks()) == [b"first"] and child.failed
+    assert Forked(fails_midway).result() is None
+
+
+def test_closing_the_chunks_early_stops_the_child() -> None:
+    import itertools
+
+    from hespas_py.forking import Forked
+
+    child = Forked(lambda: itertools.repeat(b"x"))  # would never end
+    chunks = child.chunks()
+    assert next(chunks) == b"x"
+    chunks.close()
+    assert child.failed
 
 
 def test_jobs_setting(monkeypatch: pytest.MonkeyPatch) -> None:

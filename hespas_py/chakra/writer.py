@@ -223,11 +223,16 @@ def _encoded_nodes(placed: Sequence[_Placed], comp_costs: dict[int, tuple[int, i
     return stream.getvalue()
 
 
+def _encoded_chunks(placed: Sequence[_Placed], comp_costs: dict[int, tuple[int, int, int]]
+                    ) -> tuple[bytes]:
+    return (_encoded_nodes(placed, comp_costs),)
+
+
 def _write_trace(path: Path, placed: list[_Placed], comp_costs: dict[int, tuple[int, int, int]]) -> None:
     """Write one trace; a long one's later nodes are built and encoded by forked children
     (`hespas_py.forking`), or here if one fails."""
     parts = shares(len(placed), max(1, min(max_jobs(), len(placed) // _NODES_PER_JOB)))
-    children = [Forked(functools.partial(_encoded_nodes, placed[start:stop], comp_costs))
+    children = [Forked(functools.partial(_encoded_chunks, placed[start:stop], comp_costs))
                 for start, stop in parts[1:]]
     with path.open("wb") as stream:
         write_trace(stream, _nodes(placed[:parts[0][1]], comp_costs))

@@ -20,6 +20,10 @@ What each op carries:
 
 The entry function is ``main``, else the single public function; anything else is a `HespasError`.
 
+A function body of at least ``2 * _OPS_PER_JOB`` top-level ops is walked in shares by forked
+processes, one per usable CPU (`hespas_py.forking`; ``HESPAS_JOBS=1`` walks it here alone). The
+module read is the same either way, except that SSA ids may then skip some numbers.
+
 ``load_module(path, outline=True)`` reads only what an op histogram needs: names, ``index``, call
 targets (``attrs`` holds ``callee`` for ``func.call`` and nothing else) and the regions the
 histogram expands (`analyze.EXPANDED`: calls, fusions, manual computations, control flow; reducer
@@ -32,11 +36,10 @@ from __future__ import annotations
 import functools
 import itertools
 import logging
-import marshal
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from hespas_py.errors import HespasError
 from hespas_py.fast_init import fast_constructor
@@ -49,6 +52,7 @@ from hespas_py.mlir.bindings import ir, mhlo, stablehlo
 from hespas_py.mlir.loops import TRACKED, trip_count
 from hespas_py.mlir.meshes import Mesh, read_meshes
 from hespas_py.mlir.ops import Function, Module, Op, Region, TensorType
+from hespas_py.mlir.shares import Borrowing, ShareDecoder, ShareEncoder
 from hespas_py.mlir.source import entry_name, func_ops, is_public, parse_file
 
 _NO_ATTRS: dict[str, Any] = {}
@@ -87,32 +91,9 @@ _OPS_PER_JOB = 25_000
 _PARENT_WEIGHT = 1.3
 #: Ids set aside per op before a child's share (values defined there, nested ones included).
 _IDS_PER_OP = 4
+#: Top-level ops a forked reader sends per chunk.
+_OPS_PER_CHUNK = 8192
 
-
-
-def _encode_type(t: TensorType) -> tuple:
-    return (t.shape, t.dtype, tuple(map(_encode_type, t.elements)))
-
-
-def _decode_type(encoded: tuple) -> TensorType:
-    shape, dtype, elements = encoded
-    return TensorType(shape, dtype, tuple(map(_decode_type, elements)))
-
-
-class _Borrowing(dict):
-    """Value key -> SSA id in a forked child: a key it has not met is a value of an earlier
-    share, which gets a placeholder id (a hole in ``types``) recorded in ``borrowed``."""
-
-    def __init__(self, ids: dict[Any, int], types: list, borrowed: dict[int, Any]) -> None:
-        super().__init__(ids)
-        self._types = types
-        self._borrowed = borrowed
-
-    def __missing__(self, key: Any) -> int:
-        i = self[key] = len(self._types)
-        self._types.append(None)
-        self._borrowed[i] = key
-        return i
 
 
 def load_module(path: str | Path, *, outline: bool = False) -> Module:
@@ -226,12 +207,11 @@ class _FunctionReader:
 
     def _body(self, block: ir.Block) -> tuple[tuple[int, ...], tuple[TensorType, ...], tuple[Op, ...]]:
         """A function body as `_block` reads it; a long one is shared out between this process
-        (the first share) and forked children (`hespas_py.forking`), whose ops come back encoded.
+        (the first share) and forked children (`hespas_py.forking`, `hespas_py.mlir.shares`).
 
         A child numbers its values from an id that leaves `_IDS_PER_OP` ids for each op before
-        its share, so its ids usually stand as they are; decoding shifts them only past what the
-        earlier shares defined beyond that, and resolves the placeholders of values the child
-        took from earlier shares (`_Borrowing`). A child that fails has its share read here.
+        its share, so its ids usually stand as they are. What a child could not send (it failed,
+        or a chunk could not be decoded) is read here.
         """
         jobs = max_jobs() if self._value_key is hash else 1
         if jobs < 2 or (count := len(block.operations)) < 2 * _OPS_PER_JOB:
@@ -243,107 +223,35 @@ class _FunctionReader:
                     for (start, stop), first_id in zip(shares[1:], first_ids[1:])]
         ops = self._ops(itertools.islice(block.operations, shares[0][1]))
         for child, (start, stop), first_id in zip(children, shares[1:], first_ids[1:]):
-            data = child.result()
-            decoded = None if data is None else self._decoded_share(first_id, marshal.loads(data))
-            if decoded is None:
-                log.debug("%s: forked reader of ops %d-%d failed; reading them here", self._path,
-                          start, stop)
-                decoded = self._ops(itertools.islice(block.operations, start, stop), start)
-            ops += decoded
+            decoder = ShareDecoder(first_id, start, ops, ids=self._ids, types=self._types,
+                                   defs=self._defs,
+                                   interned={t: t for t in self._type_cache.values()},
+                                   callee_region=self._callee_region,
+                                   with_trip_count=self._with_trip_count)
+            chunks = child.chunks()
+            for chunk in chunks:
+                if not decoder.add(chunk):
+                    chunks.close()  # kills the child
+                    break
+            decoder.finish()
+            self._holes += decoder.holes
+            if decoder.next_index < stop:
+                log.debug("%s: forked reader of ops %d-%d stopped at %d; reading the rest here",
+                          self._path, start, stop, decoder.next_index)
+                ops += self._ops(itertools.islice(block.operations, decoder.next_index, stop),
+                                 decoder.next_index)
         return args, arg_types, tuple(ops)
 
-    def _encoded_share(self, block: ir.Block, start: int, stop: int, first_id: int) -> bytes:
-        """Ops ``start:stop`` of ``block`` (the parent reads those before them), read in a forked
-        child with values numbered from ``first_id``, encoded for `_decoded_share` (marshal of
-        plain tuples)."""
+    def _encoded_share(self, block: ir.Block, start: int, stop: int, first_id: int) -> Iterator[bytes]:
+        """In a forked child: ops ``start:stop`` of ``block`` (the parent reads those before
+        them), values numbered from ``first_id``, encoded a chunk at a time (`ShareEncoder`)."""
         types = self._types
-        self._holes += first_id - len(types)
         types.extend([None] * (first_id - len(types)))
-        self._ids = _Borrowing(self._ids, types, self._borrowed)
-        ops = self._ops(itertools.islice(block.operations, start, stop), start)
-        type_index: dict[int, int] = {}  # id(TensorType) -> its index in type_table
-        type_table: list[tuple] = []
-        attrs_index: dict[int, int] = {}  # id(attribute dict) -> its index in attrs_table
-        attrs_table: list[dict[str, Any]] = []
-        defined: list[int] = []  # ids the share's ops and regions define (not those of a function
-        # the child read: the parent reads it again)
-
-        def encode_type(t: TensorType | None) -> int:
-            if t is None:
-                return -1
-            index = type_index.get(id(t))
-            if index is None:
-                index = type_index[id(t)] = len(type_table)
-                type_table.append(_encode_type(t))
-            return index
-
-        def encode(op: Op) -> tuple:
-            index = attrs_index.get(id(op.attrs))
-            if index is None:
-                index = attrs_index[id(op.attrs)] = len(attrs_table)
-                attrs_table.append(op.attrs)
-            regions: Any = op.regions
-            if op.name == "func.call":
-                regions = op.attrs["callee"]
-            elif regions:
-                for r in regions:
-                    defined.extend(r.args)
-                regions = tuple((r.args, tuple(map(encode, r.ops))) for r in regions)
-            defined.extend(op.results)
-            return (op.name, op.results, op.operands, index, regions, op.captures, op.index)
-
-        records = tuple(map(encode, ops))
-        value_types = tuple(map(encode_type, types[first_id:]))
-        key_of = {i: key for key, i in self._ids.items() if i >= first_id}
-        keys = tuple(map(key_of.__getitem__, defined))  # KeyError: two values hashed alike
-        return marshal.dumps((records, tuple(type_table), value_types, keys, tuple(defined),
-                              self._borrowed, tuple(attrs_table)))
-
-    def _decoded_share(self, first_id: int, payload: tuple) -> list[Op] | None:
-        """The ops `_encoded_share` encoded into ``payload``, renumbered where earlier shares
-        overran their ids; `None` when a value the child took from an earlier share is unknown
-        (the caller then reads the share)."""
-        records, type_table, value_types, keys, defined, borrowed, attrs_table = payload
-        ids, types, defs = self._ids, self._types, self._defs
-        try:
-            resolved = {i: ids[key] for i, key in borrowed.items()}
-        except KeyError:
-            return None
-        delta = max(0, len(types) - first_id)
-        self._holes += first_id + delta - len(types) + len(value_types) - len(defined)
-        types.extend([None] * (first_id + delta - len(types)))
-        interned = {t: t for t in self._type_cache.values()}
-        type_table = [interned.setdefault(t, t) for t in map(_decode_type, type_table)]
-        types.extend([type_table[i] if i >= 0 else None for i in value_types])
-        ids.update(zip(keys, [i + delta for i in defined] if delta else defined))
-        type_at, placeholders = types.__getitem__, resolved.keys()
-
-        def renumber(values: tuple[int, ...]) -> tuple[int, ...]:
-            if not delta and placeholders.isdisjoint(values):
-                return values
-            return tuple([i if i < first_id else resolved[i] if i in resolved else i + delta
-                          for i in values])
-
-        def decode(record: tuple) -> Op:
-            name, results, operands, attrs_index, regions, captures, index = record
-            results, operands = renumber(results), renumber(operands)
-            attrs = attrs_table[attrs_index]
-            if regions.__class__ is str:
-                regions = (self._callee_region(regions),)
-            elif regions:
-                regions = tuple(Region(args := renumber(a), tuple(map(type_at, args)),
-                                       tuple(map(decode, inner))) for a, inner in regions)
-                captures = tuple(sorted(renumber(captures)))
-                if "trip_count" not in attrs:  # its child may have lacked an earlier share's defs
-                    attrs = self._with_trip_count(name, operands, regions, attrs)
-            op = _new_op(name, results, operands, tuple(map(type_at, results)),
-                         tuple(map(type_at, operands)), attrs, regions, captures, index)
-            if name in TRACKED:
-                for i in results:
-                    defs[i] = op
-            return op
-
-        return list(map(decode, records))
+        self._ids = Borrowing(self._ids, types, self._borrowed)
+        encoder = ShareEncoder(self._ids, types, self._borrowed)
+        views = itertools.islice(block.operations, start, stop)
+        for chunk_start in range(start, stop, _OPS_PER_CHUNK):
+            yield encoder.chunk(self._ops(itertools.islice(views, _OPS_PER_CHUNK), chunk_start))
 
     def _callee_region(self, callee: str) -> Region:
         """The body of ``callee`` as a region, one object shared by all its call sites."""
