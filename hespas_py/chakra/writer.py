@@ -119,19 +119,19 @@ def _plan(graph: BlockGraph, layout: DeviceLayout
     """Per collective block, each device's communication nodes; and the group registry."""
     registry: dict[tuple[int, ...], int] = {}
     plan: dict[int, list[tuple[_Comm, ...]]] = {}
-    # Group collectives of one kind, size and attribute dict (the reader shares equal ones; the
-    # graph keeps them alive, so ids are stable) get the same roles: worked out once.
-    known: dict[tuple[str, int, int], list[tuple[_Comm, ...]]] = {}
+    # Group collectives of one kind, attribute dict and operand types (the reader shares equal
+    # ones; the graph keeps them alive, so ids are stable) get the same roles: worked out once.
+    known: dict[tuple, list[tuple[_Comm, ...]]] = {}
     n = layout.num_devices
     for block in graph.blocks:
         if not block.collective:
             continue
         op = block.ops[0]
-        size = collective_bytes(block)
-        key = (op.name, id(op.attrs), size)
+        key = (op.name, id(op.attrs), *map(id, op.operand_types))
         if key in known:
             plan[block.id] = known[key]
             continue
+        size = collective_bytes(block)
         roles: list[tuple[_Comm, ...]] = [()] * n
         if op.short_name == _PERMUTE:
             for src, dst in layout.pairs(op):
@@ -253,8 +253,9 @@ def write_traces(out_dir: Path, graph: BlockGraph, estimates: Sequence[Estimate 
             for b, m in zip(compute, micros)}
     plan, registry = _plan(graph, layout)
     by_signature: dict[tuple, list[int]] = {}
+    distinct_roles = {id(roles): roles for roles in plan.values()}.values()  # blocks share them
     for device in range(layout.num_devices):
-        signature = tuple(plan[b][device] for b in plan)
+        signature = tuple(roles[device] for roles in distinct_roles)
         by_signature.setdefault(signature, []).append(device)
     counts: dict[int, dict[str, int]] = {}
     for devices in by_signature.values():
