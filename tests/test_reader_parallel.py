@@ -221,3 +221,35 @@ def test_background_work_gives_the_same_result_forked_or_not(monkeypatch: pytest
     assert forking.background(work) is work
     monkeypatch.setenv("HESPAS_JOBS", "2")
     assert forking.background(lambda: object())() is not None  # unmarshallable: computed here
+
+
+def test_loops_keep_their_own_trip_counts_across_chunks(tmp_path: Path, small_shares: None,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each counted loop has an attribute dict of its own: a child must not mix them up."""
+    loops = "\n".join(f"""
+    %b{k} = stablehlo.constant dense<{k + 2}> : tensor<i32>
+    %w{k}:2 = stablehlo.while(%i = %zero, %x = %v{k}) : tensor<i32>, tensor<4xf32>
+    cond {{
+      %p = stablehlo.compare LT, %i, %b{k}, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      stablehlo.return %p : tensor<i1>
+    }} do {{
+      %one = stablehlo.constant dense<1> : tensor<i32>
+      %next = stablehlo.add %i, %one : tensor<i32>
+      stablehlo.return %next, %x : tensor<i32>, tensor<4xf32>
+    }}
+    %v{k + 1} = stablehlo.add %w{k}#1, %v{k} : tensor<4xf32>""" for k in range(40))
+    path = tmp_path / "loops.mlir"
+    path.write_text("func.func @main(%v0: tensor<4xf32>) -> tensor<4xf32> {\n"
+                    "    %zero = stablehlo.constant dense<0> : tensor<i32>"
+                    f"{loops}\n    return %v40 : tensor<4xf32>\n}}\n")
+    forked = _read(path, monkeypatch, 2)
+    counts = [op.attrs["trip_count"] for op in forked.ops if op.name == "stablehlo.while"]
+    assert counts == [k + 2 for k in range(40)]
+    assert canonical(forked) == canonical(_read(path, monkeypatch, 1))
+
+
+def test_outline_reads_never_fork(small_shares: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(reader, "Forked", None)  # any fork would fail
+    monkeypatch.setenv("HESPAS_JOBS", "3")
+    module = load_module(DATA / "late_calls.mlir", outline=True)
+    assert module.outline and all(op.results == () for op in module.ops)

@@ -381,7 +381,10 @@ class _FunctionReader:
 
 class _OutlineReader(_FunctionReader):
     """The walk of `_FunctionReader` keeping only op names, indices, call targets and the regions
-    of the ops in `analyze.EXPANDED`."""
+    of the ops in `analyze.EXPANDED`; never forked (it is fast enough alone)."""
+
+    def _body(self, block: ir.Block) -> tuple[tuple[int, ...], tuple[TensorType, ...], tuple[Op, ...]]:
+        return self._block(block)
 
     def _block(self, block: ir.Block) -> tuple[tuple[int, ...], tuple[TensorType, ...], tuple[Op, ...]]:
         kinds, ops = self._kinds, []

@@ -60,6 +60,7 @@ class ShareEncoder:
         self._ids, self._types, self._borrowed = ids, types, borrowed
         self._type_index = {id(None): -1}       # id(TensorType) -> its index in the decoder's table
         self._attrs_index: dict[int, int] = {}  # id(attribute dict) -> likewise
+        self._attrs_sent: list[dict[str, Any]] = []  # keeps those ids from being reused
         self._types_sent = len(types)           # ids below have their types sent (or are not ours)
         self._keys_seen = len(ids)              # entries of ids already looked at
         self._borrowed_sent = 0
@@ -74,7 +75,8 @@ class ShareEncoder:
         def encode(op: Op) -> tuple:
             attrs = self._attrs_index.get(id(op.attrs))
             if attrs is None:
-                attrs = self._attrs_index[id(op.attrs)] = len(self._attrs_index)
+                attrs = self._attrs_index[id(op.attrs)] = len(self._attrs_sent)
+                self._attrs_sent.append(op.attrs)
                 new_attrs.append(op.attrs)
             regions: Any = op.regions
             calls = op.name == "func.call"
