@@ -14,6 +14,7 @@ own, and a fork taken while one of them holds a lock can deadlock the child. Wit
 
 from __future__ import annotations
 
+import contextlib
 import marshal
 import os
 import signal
@@ -47,9 +48,18 @@ class Forked:
     """
 
     def __init__(self, work: Callable[[], Iterable[bytes]]) -> None:
-        self._data = tempfile.TemporaryFile()
-        read_end, write_end = os.pipe()
-        self._pid = os.fork()
+        self.failed = False  # whether the child stopped before the end of its work
+        with contextlib.ExitStack() as undo:
+            try:
+                self._data = undo.enter_context(tempfile.TemporaryFile())
+                read_end, write_end = os.pipe()
+                undo.callback(os.close, read_end)
+                undo.callback(os.close, write_end)
+                self._pid = os.fork()
+            except OSError:  # no file, descriptor or process to be had: no child
+                self._pid = -1
+                return
+            undo.pop_all()
         if self._pid == 0:  # the child: never returns
             code = 1
             try:
@@ -66,11 +76,13 @@ class Forked:
                 os._exit(code)
         os.close(write_end)
         self._read_end = read_end
-        self.failed = False  # whether the child stopped before the end of its work
 
     def chunks(self) -> Iterator[bytes]:
         """The child's chunks, each as soon as it is written; `failed` tells at the end whether
         the child stopped early. Closing this iterator early kills the child."""
+        if self._pid < 0:
+            self.failed = True
+            return
         finished = False
         try:
             with os.fdopen(self._read_end, "rb") as pipe:

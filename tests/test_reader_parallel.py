@@ -253,3 +253,19 @@ def test_outline_reads_never_fork(small_shares: None, monkeypatch: pytest.Monkey
     monkeypatch.setenv("HESPAS_JOBS", "3")
     module = load_module(DATA / "late_calls.mlir", outline=True)
     assert module.outline and all(op.results == () for op in module.ops)
+
+
+def test_no_process_to_be_had_means_the_parent_reads_alone(small_shares: None,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+
+    from hespas_py.forking import Forked
+
+    def no_fork() -> int:
+        raise BlockingIOError("fork: resource temporarily unavailable")
+
+    serial = _read(DATA / "control_flow.mlir", monkeypatch, 1)
+    monkeypatch.setattr(os, "fork", no_fork)
+    child = Forked(lambda: [b"never"])
+    assert child.result() is None and child.failed
+    assert canonical(_read(DATA / "control_flow.mlir", monkeypatch, 3)) == canonical(serial)
