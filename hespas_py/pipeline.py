@@ -31,8 +31,8 @@ from typing import Any, Callable, Mapping
 
 from hespas_py.chakra.groups import DeviceLayout
 from hespas_py.errors import HespasError
-from hespas_py.forking import background
 from hespas_py.estimate.base import Estimate, Hardware
+from hespas_py.forking import background
 from hespas_py.gc_pause import gc_paused
 from hespas_py.split import split, splitter
 from hespas_py.split.blocks import BlockGraph

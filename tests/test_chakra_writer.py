@@ -240,5 +240,6 @@ def test_forked_encoders_write_the_serial_bytes(tmp_path, monkeypatch, fail):
     assert len(children) == 2 * 4  # two children per distinct trace
     for device in range(4):
         name = f"dev.{device}.et"
-        assert (tmp_path / "forked" / name).read_bytes() == (tmp_path / "serial" / name).read_bytes()
+        forked, serial = tmp_path / "forked" / name, tmp_path / "serial" / name
+        assert forked.read_bytes() == serial.read_bytes()
     assert len(nodes_of(tmp_path / "forked" / "dev.1.et")) == 12 * 4

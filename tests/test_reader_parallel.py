@@ -207,7 +207,8 @@ def test_shares_cover_the_range_in_order() -> None:
     assert shares(23, 2, first_weight=1.3) == [(0, 13), (13, 23)]
 
 
-def test_background_work_gives_the_same_result_forked_or_not(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_background_work_gives_the_same_result_forked_or_not(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     from hespas_py import forking
 
     def work() -> dict:

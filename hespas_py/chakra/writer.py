@@ -37,8 +37,8 @@ from hespas_py.chakra.io import write_nodes, write_trace
 from hespas_py.chakra.nodes import collective, comp, point_to_point
 from hespas_py.chakra.schema import CollectiveCommType, Node, NodeType
 from hespas_py.errors import HespasError
-from hespas_py.forking import Forked, max_jobs, shares
 from hespas_py.estimate.base import Estimate
+from hespas_py.forking import Forked, max_jobs, shares
 from hespas_py.split.blocks import Block, BlockGraph
 
 #: Chakra collective type of each group collective (short op name).
@@ -200,8 +200,12 @@ def _place(graph: BlockGraph, plan: dict[int, list[tuple[_Comm, ...]]],
     return placed, kinds
 
 
-def _nodes(placed: Sequence[_Placed], comp_costs: dict[int, tuple[int, int, int]]) -> Iterator[Node]:
-    """The nodes of ``placed`` blocks; ``comp_costs`` maps block id -> (micros, flops, bytes)."""
+#: Compute block id -> (micros, flops, bytes) of its node.
+_CompCosts = dict[int, tuple[int, int, int]]
+
+
+def _nodes(placed: Sequence[_Placed], comp_costs: _CompCosts) -> Iterator[Node]:
+    """The nodes of ``placed`` blocks."""
     for item in placed:
         block, node_id, deps = item.block, item.first, item.deps
         if not item.comms:
@@ -217,18 +221,17 @@ def _nodes(placed: Sequence[_Placed], comp_costs: dict[int, tuple[int, int, int]
             node_id += 1
 
 
-def _encoded_nodes(placed: Sequence[_Placed], comp_costs: dict[int, tuple[int, int, int]]) -> bytes:
+def _encoded_nodes(placed: Sequence[_Placed], comp_costs: _CompCosts) -> bytes:
     stream = io.BytesIO()
     write_nodes(stream, _nodes(placed, comp_costs))
     return stream.getvalue()
 
 
-def _encoded_chunks(placed: Sequence[_Placed], comp_costs: dict[int, tuple[int, int, int]]
-                    ) -> tuple[bytes]:
+def _encoded_chunks(placed: Sequence[_Placed], comp_costs: _CompCosts) -> tuple[bytes]:
     return (_encoded_nodes(placed, comp_costs),)
 
 
-def _write_trace(path: Path, placed: list[_Placed], comp_costs: dict[int, tuple[int, int, int]]) -> None:
+def _write_trace(path: Path, placed: list[_Placed], comp_costs: _CompCosts) -> None:
     """Write one trace; a long one's later nodes are built and encoded by forked children
     (`hespas_py.forking`), or here if one fails."""
     parts = shares(len(placed), max(1, min(max_jobs(), len(placed) // _NODES_PER_JOB)))
@@ -238,7 +241,9 @@ def _write_trace(path: Path, placed: list[_Placed], comp_costs: dict[int, tuple[
         write_trace(stream, _nodes(placed[:parts[0][1]], comp_costs))
         for child, (start, stop) in zip(children, parts[1:]):
             data = child.result()
-            stream.write(data if data is not None else _encoded_nodes(placed[start:stop], comp_costs))
+            if data is None:
+                data = _encoded_nodes(placed[start:stop], comp_costs)
+            stream.write(data)
 
 
 def write_traces(out_dir: Path, graph: BlockGraph, estimates: Sequence[Estimate | None],

@@ -41,13 +41,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
+from hespas_py import forking
 from hespas_py.errors import HespasError
 from hespas_py.fast_init import fast_constructor
-from hespas_py import forking
 from hespas_py.forking import Forked, max_jobs
 from hespas_py.gc_pause import gc_paused
 from hespas_py.mlir.analyze import EXPANDED
-from hespas_py.mlir.attrs import OPS_WITH_ATTRIBUTES, AttributeReader, UnreadableAttribute
+from hespas_py.mlir.attrs import (
+    OPS_WITH_ATTRIBUTES,
+    AttributeReader,
+    UnreadableAttribute,
+)
 from hespas_py.mlir.bindings import ir, mhlo, stablehlo
 from hespas_py.mlir.loops import TRACKED, trip_count
 from hespas_py.mlir.meshes import Mesh, read_meshes
@@ -93,7 +97,6 @@ _PARENT_WEIGHT = 1.3
 _IDS_PER_OP = 4
 #: Top-level ops a forked reader sends per chunk.
 _OPS_PER_CHUNK = 8192
-
 
 
 def load_module(path: str | Path, *, outline: bool = False) -> Module:
