@@ -38,6 +38,7 @@ from hespas_py.chakra.nodes import collective, comp, point_to_point
 from hespas_py.chakra.schema import CollectiveCommType, Node, NodeType
 from hespas_py.errors import HespasError
 from hespas_py.estimate.base import Estimate
+from hespas_py.fast_init import fast_constructor
 from hespas_py.forking import Forked, max_jobs, shares
 from hespas_py.split.blocks import Block, BlockGraph
 
@@ -171,6 +172,9 @@ class _Placed:
     comms: tuple[_Comm, ...] = ()
 
 
+_new_placed = fast_constructor(_Placed)
+
+
 def _place(graph: BlockGraph, plan: dict[int, list[tuple[_Comm, ...]]],
            device: int) -> tuple[list[_Placed], Counter]:
     """The blocks that have nodes on ``device``, placed in node order, and the node types."""
@@ -189,12 +193,12 @@ def _place(graph: BlockGraph, plan: dict[int, list[tuple[_Comm, ...]]],
                 ids.append(tuple(deps))
                 continue
             kinds.update(comm.kind for comm in comms)
-            placed.append(_Placed(block, first, deps, comms))
+            placed.append(_new_placed(block, first, deps, comms))
             ids.append(tuple(range(first, first + len(comms))))
             first += len(comms)
         else:
             kinds[NodeType.COMP_NODE] += 1
-            placed.append(_Placed(block, first, deps))
+            placed.append(_new_placed(block, first, deps, ()))
             ids.append((first,))
             first += 1
     return placed, kinds

@@ -73,7 +73,7 @@ class OpCost:
     notes: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Estimate:
     """What an estimator says of one block.
 
