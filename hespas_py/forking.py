@@ -1,12 +1,14 @@
 """Share big jobs with forked copies of this process, one per spare CPU.
 
-The reader splits a long function body this way (`hespas_py.mlir.reader`). A forked child sees
+The reader shares out a long function body (`hespas_py.mlir.reader`), the trace writer a long
+trace, and the pipeline has ``module_stats.json`` computed while it writes. A forked child sees
 everything the parent built so far, including live MLIR objects, which no pickling could carry.
 It does its share, hands back bytes (`Forked`), then leaves with ``os._exit``: nothing is flushed
 or torn down twice. When a child fails, the caller does what it left undone itself, so forking
 can only change speed, never results.
 
-``HESPAS_JOBS=N`` sets the processes one job may use (``1`` turns forking off). By default that
+``HESPAS_JOBS=N`` sets the processes one job may use (``1`` turns forking off; anything but a
+whole number is a `HespasError`). By default that
 is the CPUs this process may run on, or 1 once ``jax`` is imported: JAX starts threads of its
 own, and a fork taken while one of them holds a lock can deadlock the child. Without ``os.fork``
 (Windows) everything runs in this process.
@@ -23,6 +25,8 @@ import sys
 import tempfile
 from typing import Any, Callable, Iterable, Iterator
 
+from hespas_py.errors import HespasError
+
 JOBS_VARIABLE = "HESPAS_JOBS"
 _CHUNK = struct.Struct("<QQ")  # where a child wrote one chunk: offset and length in its file
 
@@ -32,7 +36,9 @@ def max_jobs() -> int:
     if not hasattr(os, "fork"):
         return 1
     setting = os.environ.get(JOBS_VARIABLE, "").strip()
-    if setting.isdigit():
+    if setting:
+        if not setting.isdigit():
+            raise HespasError(f"{JOBS_VARIABLE}={setting!r}: expected a whole number of processes")
         return max(1, int(setting))
     if "jax" in sys.modules:
         return 1

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from hespas_py.errors import HespasError
 from hespas_py.mlir import reader
 from hespas_py.mlir.ops import Module, Op
 from hespas_py.mlir.reader import load_module
@@ -194,6 +195,9 @@ def test_jobs_setting(monkeypatch: pytest.MonkeyPatch) -> None:
     assert max_jobs() == 3
     monkeypatch.setenv("HESPAS_JOBS", "0")
     assert max_jobs() == 1
+    monkeypatch.setenv("HESPAS_JOBS", "two")
+    with pytest.raises(HespasError, match="HESPAS_JOBS='two': expected a whole number"):
+        max_jobs()
     monkeypatch.delenv("HESPAS_JOBS")
     monkeypatch.setitem(sys.modules, "jax", sys)  # JAX's threads make a fork unsafe
     assert max_jobs() == 1
