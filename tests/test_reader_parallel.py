@@ -1,4 +1,5 @@
-"""The reader's forked walk of long function bodies gives the module a serial walk gives.
+"""Forked work (`hespas_py.forking`), and the reader's forked walk of long function bodies,
+which must give the module a serial walk gives.
 
 SSA ids differ between the two walks (a child numbers from ids set aside for it), so modules
 are compared after renumbering every value in order of definition.
