@@ -8,10 +8,9 @@ or torn down twice. When a child fails, the caller does what it left undone itse
 can only change speed, never results.
 
 ``HESPAS_JOBS=N`` sets the processes one job may use (``1`` turns forking off; anything but a
-whole number is a `HespasError`). By default that
-is the CPUs this process may run on, or 1 once ``jax`` is imported: JAX starts threads of its
-own, and a fork taken while one of them holds a lock can deadlock the child. Without ``os.fork``
-(Windows) everything runs in this process.
+whole number is a `HespasError`). By default that is the CPUs this process may run on, or 1 once
+``jax`` is imported: JAX starts threads of its own, and a fork taken while one of them holds a
+lock can deadlock the child. Without ``os.fork`` (Windows) everything runs in this process.
 """
 
 from __future__ import annotations

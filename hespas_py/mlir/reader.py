@@ -43,27 +43,19 @@ from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from hespas_py import forking
 from hespas_py.errors import HespasError
-from hespas_py.fast_init import fast_constructor
 from hespas_py.forking import Forked, max_jobs
 from hespas_py.gc_pause import gc_paused
 from hespas_py.mlir.analyze import EXPANDED
-from hespas_py.mlir.attrs import (
-    OPS_WITH_ATTRIBUTES,
-    AttributeReader,
-    UnreadableAttribute,
-)
+from hespas_py.mlir.attrs import OPS_WITH_ATTRIBUTES, AttributeReader, UnreadableAttribute
 from hespas_py.mlir.bindings import ir, mhlo, stablehlo
 from hespas_py.mlir.loops import TRACKED, trip_count
 from hespas_py.mlir.meshes import Mesh, read_meshes
-from hespas_py.mlir.ops import Function, Module, Op, Region, TensorType
+from hespas_py.mlir.ops import Function, Module, Op, Region, TensorType, new_op
 from hespas_py.mlir.shares import Borrowing, ShareDecoder, ShareEncoder
 from hespas_py.mlir.source import entry_name, func_ops, is_public, parse_file
 
 _NO_ATTRS: dict[str, Any] = {}
 log = logging.getLogger(__name__)
-
-
-_new_op = fast_constructor(Op)
 
 
 @dataclass(frozen=True, slots=True)
@@ -345,7 +337,7 @@ class _FunctionReader:
                 types.extend(result_types)
                 result_ids = tuple(range(first, len(types)))
                 ids.update(zip(map(key, results), result_ids))
-            converted = _new_op(name, result_ids, operands, result_types, tuple(map(type_at, operands)),
+            converted = new_op(name, result_ids, operands, result_types, tuple(map(type_at, operands)),
                                 attrs, regions, captures, index)
             if kind.tracked:
                 for i in result_ids:
@@ -370,7 +362,8 @@ class _FunctionReader:
             for i in (*inner.operands, *inner.captures)
             if i < start or i in borrowed
         }
-        return tuple(regions), tuple(sorted(captured)), self._with_trip_count(name, operands, regions, attrs)
+        attrs = self._with_trip_count(name, operands, regions, attrs)
+        return tuple(regions), tuple(sorted(captured)), attrs
 
     def _with_trip_count(self, name: str, operands: tuple[int, ...], regions: Sequence[Region],
                          attrs: dict[str, Any]) -> dict[str, Any]:
@@ -400,5 +393,5 @@ class _OutlineReader(_FunctionReader):
             elif name in EXPANDED:
                 regions = tuple(Region(*self._block(block)) for region in view.operation.regions
                                 for block in region.blocks)
-            ops.append(_new_op(name, (), (), (), (), attrs, regions, (), index))
+            ops.append(new_op(name, (), (), (), (), attrs, regions, (), index))
         return (), (), tuple(ops)

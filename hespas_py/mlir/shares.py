@@ -20,11 +20,8 @@ import itertools
 import marshal
 from typing import Any, Callable, Sequence
 
-from hespas_py.fast_init import fast_constructor
 from hespas_py.mlir.loops import TRACKED
-from hespas_py.mlir.ops import Op, Region, TensorType
-
-_new_op = fast_constructor(Op)
+from hespas_py.mlir.ops import Op, Region, TensorType, new_op
 
 
 class Borrowing(dict):
@@ -193,7 +190,7 @@ class ShareDecoder:
                 captures = tuple(sorted(renumber(captures)))
                 if "trip_count" not in attrs:  # its child may have lacked an earlier share's defs
                     attrs = self._with_trip_count(name, operands, regions, attrs)
-            op = _new_op(name, results, operands, tuple(map(type_at, results)),
+            op = new_op(name, results, operands, tuple(map(type_at, results)),
                          tuple(map(type_at, operands)), attrs, regions, captures, index)
             if name in TRACKED:
                 for i in results:
