@@ -1,6 +1,6 @@
 """The fused roofline: a roofline per *kernel* XLA would launch, not per op.
 
-`fusion.plan_kernels` groups a block's ops into the kernels XLA's GPU compiler would emit and
+`fusion.plan_kernels` (the `hespas_py.estimate.fusion` package) groups a block's ops into the kernels XLA's GPU compiler would emit and
 counts memory traffic at kernel boundaries only. Each kernel then costs (XLA's GPU performance
 model, ``gpu_performance_model_base``)::
 
