@@ -47,7 +47,7 @@ def main() -> None:
     args = parser.parse_args()
     workload = workload_path(args.workload)
     print(f"{args.workload}: simulated step (s), fused_roofline")
-    print(f"{'node':<15} {'off':>8} {'on':>8} {'on/off':>7}  flash kernels (fwd, bwd) and their time")
+    print(f"{'node':<15} {'off':>8} {'on':>8} {'on/off':>7}  flash kernels and their time")
     for node in NODES:
         off, _ = step(node, workload, False)
         on, attention = step(node, workload, True)

@@ -248,7 +248,8 @@ def _merged(regions: list[_Region]) -> list[_Region]:
     return [m for m in merged if m.valid]
 
 
-def _reachable(planner: Planner, starts: Iterable[int], within: set[int], forward: bool) -> set[int]:
+def _reachable(planner: Planner, starts: Iterable[int], within: set[int],
+               forward: bool) -> set[int]:
     """Nodes of ``within`` reachable from ``starts`` along (or against) the dataflow, the starts
     included."""
     seen = set(starts)

@@ -63,7 +63,8 @@ class _Group:
 class Planner:
     """Groups one scope's nodes into kernels and counts their traffic."""
 
-    def __init__(self, scope: Scope, outputs: Collection[int], fused_attention: bool = False) -> None:
+    def __init__(self, scope: Scope, outputs: Collection[int],
+                 fused_attention: bool = False) -> None:
         self.scope = scope
         self.nodes = scope.nodes
         self.outputs = set(outputs)
