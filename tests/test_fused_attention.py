@@ -214,3 +214,12 @@ def test_shipped_llama_has_one_flash_kernel_per_layer_and_pass():
     ops, returned = program_ops(load_module(workload_path("llama3_100m_train_4dev")))
     labels = [k.label for k in plan_kernels(ops, set(returned), True) if k.kind is Kind.ATTENTION]
     assert sorted(labels) == [FLASH_FORWARD] * 7 + [FLASH_BACKWARD] * 7  # 7 layers, remat'd
+
+
+def test_long_producer_chains_neither_crash_nor_change_the_match(tmp_path):
+    def deep(q, k, v):
+        for i in range(1500):  # a dataflow deeper than Python's recursion limit
+            q = q * 1.001 if i % 30 else jnp.einsum("bshd,de->bshe", q, jnp.eye(D, dtype=q.dtype))
+        return attention(q, k, v)
+    (kernel,) = flash(lowered(tmp_path, deep))
+    assert kernel.bytes == 2 * Q_BYTES + 2 * KV_BYTES + LSE_BYTES

@@ -59,6 +59,9 @@ _OPERAND_FOLDABLE = frozenset({"transpose", "broadcast_in_dim", "broadcast"})
 _ORDERING = frozenset({"LT", "LE", "GT", "GE"})
 #: Largest region searched (score-shaped ops of one attention, forward and backward: ~60).
 _MAX_REGION = 1000
+#: Longest producer chain of a mask computed in the kernel (an iota comparison, a select and a
+#: few broadcasts in practice).
+_MAX_MASK_DEPTH = 64
 _KEY, _OTHER = "key", "other"
 
 
@@ -123,29 +126,29 @@ class FlashPlan:
         at_operand = consumer in pattern.dots or consumer not in pattern.members
         return at_operand and node.op.short_name in _OPERAND_FOLDABLE
 
-    def mask(self, i: int) -> tuple[bool, bool]:
+    def mask(self, i: int, depth: int = 0) -> tuple[bool, bool]:
         """(computed from iotas and constants only, holds an iota ordering comparison) of node
-        i's results."""
+        i's results; a producer chain deeper than `_MAX_MASK_DEPTH` counts as not input-free."""
         cached = self._free.get(i)
         if cached is not None:
             return cached
-        self._free[i] = (False, False)  # guards against revisits while computing
         planner, node = self.planner, self.planner.nodes[i]
-        free = node.cls is OpClass.LOOP
-        ordered = node.op.short_name == "compare" and (
-            node.op.attrs.get("comparison_direction") in _ORDERING)
-        for key in node.inputs:
-            if key in planner.scope.folded:
-                continue
-            producer = planner.producer.get(key)
-            if producer is None:
-                free = False
-                continue
-            inner_free, inner_ordered = self.mask(producer)
-            free = free and inner_free
-            ordered = ordered or inner_ordered
-        self._free[i] = (free, ordered)
-        return self._free[i]
+        result = (False, False)
+        if node.cls is OpClass.LOOP and depth < _MAX_MASK_DEPTH:
+            ordered = node.op.short_name == "compare" and (
+                node.op.attrs.get("comparison_direction") in _ORDERING)
+            for key in node.inputs:
+                if key in planner.scope.folded:
+                    continue
+                producer = planner.producer.get(key)
+                inner = self.mask(producer, depth + 1) if producer is not None else (False, False)
+                if not inner[0]:
+                    break
+                ordered = ordered or inner[1]
+            else:
+                result = (True, ordered)
+        self._free[i] = result
+        return result
 
 
 #: `FlashPlan.mask`: (computed from iotas and constants only, holds an ordering comparison).
