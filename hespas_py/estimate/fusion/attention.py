@@ -138,7 +138,7 @@ class FlashPlan:
             ordered = node.op.short_name == "compare" and (
                 node.op.attrs.get("comparison_direction") in _ORDERING)
             for key in node.inputs:
-                if key in planner.scope.folded:
+                if key in planner.scope.constants:
                     continue
                 producer = planner.producer.get(key)
                 inner = self.mask(producer, depth + 1) if producer is not None else (False, False)
