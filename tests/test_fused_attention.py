@@ -212,8 +212,16 @@ def test_shipped_llama_has_one_flash_kernel_per_layer_and_pass():
     from hespas_py.export import workload_path
 
     ops, returned = program_ops(load_module(workload_path("llama3_100m_train_4dev")))
-    labels = [k.label for k in plan_kernels(ops, set(returned), True) if k.kind is Kind.ATTENTION]
-    assert sorted(labels) == [FLASH_FORWARD] * 7 + [FLASH_BACKWARD] * 7  # 7 layers, remat'd
+    flash = [k for k in plan_kernels(ops, set(returned), True) if k.kind is Kind.ATTENTION]
+    assert sorted(k.label for k in flash) == [FLASH_FORWARD] * 7 + [FLASH_BACKWARD] * 7
+    # One bf16 q, k, v, O, dO... of the layer: 1 x 4096 tokens x 9 heads x 128; 36864 rows.
+    head, lse = 4096 * 9 * 128 * 2, 36864 * 4
+    fwd = next(k for k in flash if k.label == FLASH_FORWARD)
+    bwd = next(k for k in flash if k.label == FLASH_BACKWARD)
+    assert fwd.bytes == 4 * head + lse  # q, k, v in; O out
+    # q, k (recomputed with RoPE by their own kernels) and dO in, v passed through the remat
+    # barrier (its traffic is the barrier's), O and the logsumexp; dq, dk, dv out.
+    assert bwd.bytes == 3 * head + 3 * head + head + lse
 
 
 def test_long_producer_chains_neither_crash_nor_change_the_match(tmp_path):
