@@ -37,7 +37,7 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Iterable
 
-from hespas_py.estimate.costs import op_work
+from hespas_py.estimate.fusion.axes import KEY, ScoreAxes, dot_numbers, elements
 from hespas_py.estimate.fusion.kernel import FLASH_BACKWARD, FLASH_FORWARD, Kernel
 from hespas_py.estimate.fusion.scope import OpClass
 from hespas_py.mlir.ops import Op, TensorType
@@ -62,7 +62,6 @@ _MAX_REGION = 1000
 #: Longest producer chain of a mask computed in the kernel (an iota comparison, a select and a
 #: few broadcasts in practice).
 _MAX_MASK_DEPTH = 64
-_KEY, _OTHER = "key", "other"
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,12 +165,6 @@ def find(planner: Planner, mask: MaskTest) -> list[Pattern]:
     return patterns
 
 
-def _count(planner: Planner, key: int) -> int:
-    """Elements of the value ``key`` (0 when its type is unknown)."""
-    vtype = planner.scope.types.get(key)
-    return vtype.num_elements if vtype is not None else 0
-
-
 @dataclass(slots=True)
 class _Region:
     """Nodes reachable from score dots through score-shaped values and row statistics."""
@@ -183,13 +176,9 @@ class _Region:
     valid: bool = True
 
 
-def _dims(op: Op) -> dict[str, tuple[int, ...]]:
-    return op.attrs.get("dot_dimension_numbers") or {}
-
-
 def _free(op: Op, side: int) -> tuple[int, ...]:
     """Free (neither batch nor contracting) dimensions of a dot_general's operand ``side``."""
-    numbers = _dims(op)
+    numbers = dot_numbers(op)
     prefix = ("lhs", "rhs")[side]
     used = set(numbers.get(f"{prefix}_batching_dimensions", ())) | set(
         numbers.get(f"{prefix}_contracting_dimensions", ()))
@@ -199,7 +188,7 @@ def _free(op: Op, side: int) -> tuple[int, ...]:
 def _score_dot(op: Op) -> bool:
     """A dot_general with batch dimensions (heads) and free dimensions on both sides."""
     return (op.short_name == "dot_general" and len(op.operand_types) == 2
-            and bool(_dims(op).get("lhs_batching_dimensions"))
+            and bool(dot_numbers(op).get("lhs_batching_dimensions"))
             and bool(_free(op, 0)) and bool(_free(op, 1)))
 
 
@@ -215,13 +204,13 @@ def _grow(planner: Planner, s: int) -> _Region:
     while stack:
         n = stack.pop()
         for key in nodes[n].outputs:
-            if key in planner.outputs and _count(planner, key) == score:
+            if key in planner.outputs and elements(planner, key) == score:
                 region.valid = False
             for user in planner.users.get(key, ()):
                 if user in region.members:
                     continue
                 unode = nodes[user]
-                out = [_count(planner, k) for k in unode.outputs]
+                out = [elements(planner, k) for k in unode.outputs]
                 if unode.op.short_name == "dot_general":
                     region.valid = region.valid and score not in out
                     region.sinks.add(user)
@@ -232,7 +221,7 @@ def _grow(planner: Planner, s: int) -> _Region:
                     if len(region.members) > _MAX_REGION:
                         region.valid = False
                         return region
-                elif _count(planner, key) == score:
+                elif elements(planner, key) == score:
                     region.valid = False
     return region
 
@@ -288,7 +277,7 @@ def _kernels(planner: Planner, region: _Region, mask: MaskTest) -> list[Pattern]
     maxes = _reduces(planner, region, "maximum")
     if not maxes or not _reduces(planner, region, "add") or not any(
             planner.nodes[n].op.short_name == "exponential"
-            and _count(planner, planner.nodes[n].outputs[0]) == region.score
+            and elements(planner, planner.nodes[n].outputs[0]) == region.score
             for n in region.members):
         return []
     reach = {s: _reachable(planner, [s], region.members, True) for s in region.sources}
@@ -296,12 +285,12 @@ def _kernels(planner: Planner, region: _Region, mask: MaskTest) -> list[Pattern]
     others = [s for s in region.sources if s not in qk]
     if len(qk) != 1 or len(others) > 1:
         return []
-    roles = _Roles(planner, region)
+    roles = ScoreAxes(planner, region.members, region.score)
     axes = {t: roles.contracted(t) for t in region.sinks}
     if None in axes.values():
         return []
     from_dp = reach[others[0]] if others else set()
-    forward = [t for t in region.sinks if t not in from_dp and axes[t] == _KEY]
+    forward = [t for t in region.sinks if t not in from_dp and axes[t] == KEY]
     backward = [t for t in region.sinks if t not in forward]
     if len(forward) > 1 or bool(others) != bool(backward):
         return []
@@ -309,10 +298,10 @@ def _kernels(planner: Planner, region: _Region, mask: MaskTest) -> list[Pattern]
     reduced = planner.nodes[maxes[0]].op
     keys = math.prod(reduced.operand_types[0].shape[d] for d in reduced.attrs.get("dimensions", ()))
     batch = math.prod(qk_op.operand_types[0].shape[d]
-                      for d in _dims(qk_op).get("lhs_batching_dimensions", ()))
+                      for d in dot_numbers(qk_op).get("lhs_batching_dimensions", ()))
     queries = region.score // max(1, batch * keys)
     head_dim = math.prod(qk_op.operand_types[0].shape[d]
-                         for d in _dims(qk_op).get("lhs_contracting_dimensions", ()))
+                         for d in dot_numbers(qk_op).get("lhs_contracting_dimensions", ()))
     causal = _causal(planner, region, mask)
     lse = batch * queries * _LSE_BYTES
     patterns = []
@@ -351,126 +340,3 @@ def _causal(planner: Planner, region: _Region, mask: MaskTest) -> bool:
                 if free and ordered:
                     return True
     return False
-
-
-def _dim_map(view: TensorType, canonical: TensorType) -> list[int | None] | None:
-    """Dimension of ``canonical`` behind each dimension of ``view`` (a reshape that only adds or
-    drops unit dimensions); None when the two differ otherwise."""
-    if view.shape == canonical.shape:
-        return list(range(len(view.shape)))
-    wide = [i for i, d in enumerate(view.shape) if d != 1]
-    kept = [i for i, d in enumerate(canonical.shape) if d != 1]
-    if [view.shape[i] for i in wide] != [canonical.shape[i] for i in kept]:
-        return None
-    mapped: list[int | None] = [None] * len(view.shape)
-    for v, c in zip(wide, kept):
-        mapped[v] = c
-    return mapped
-
-
-class _Roles:
-    """Which dimensions of the region's score-shaped values are the key axis.
-
-    Union-find over (value, dimension): elementwise ops, transposes and broadcasts tie the
-    dimensions they carry over; a reduction marks the dimensions it reduces as keys and the rest
-    as others; a broadcast of row statistics marks the dimensions it expands as keys.
-    """
-
-    def __init__(self, planner: Planner, region: _Region) -> None:
-        self.planner = planner
-        self.region = region
-        self.parent: dict[tuple[int, int], tuple[int, int]] = {}
-        self.label: dict[tuple[int, int], str] = {}
-        self.consistent = True
-        for n in sorted(region.members):
-            node = planner.nodes[n]
-            if node.op.short_name != "dot_general":
-                self._tie(node.op, node.inputs, node.outputs)
-
-    def contracted(self, sink: int) -> str | None:
-        """`_KEY` or `_OTHER`: the axis of the scores a sink dot contracts; None if unknown."""
-        node = self.planner.nodes[sink]
-        sides = [j for j, k in enumerate(node.inputs[:2])
-                 if self.planner.producer.get(k) in self.region.members]
-        if not self.consistent or len(sides) != 1:
-            return None
-        side = sides[0]
-        dims = _dims(node.op).get(("lhs", "rhs")[side] + "_contracting_dimensions", ())
-        labels = {self._label(node.inputs[side], node.op.operand_types[side], d) for d in dims}
-        return labels.pop() if len(labels) == 1 and None not in labels else None
-
-    # -- building
-    def _scored(self, key: int) -> bool:
-        return _count(self.planner, key) == self.region.score
-
-    def _slot(self, key: int, view: TensorType, dim: int) -> tuple[int, int] | None:
-        """The union-find element of dimension ``dim`` of value ``key`` seen as ``view``."""
-        canonical = self.planner.scope.types.get(key)
-        mapped = _dim_map(view, canonical) if canonical is not None else None
-        if mapped is None or mapped[dim] is None:
-            return None
-        return key, mapped[dim]
-
-    def _tie(self, op: Op, inputs: tuple[int, ...], outputs: tuple[int, ...]) -> None:
-        name = op.short_name
-        if not outputs or not op.result_types:
-            return
-        out, out_type = outputs[0], op.result_types[0]
-        if name == "reduce" and self._scored(inputs[0]):
-            reduced = set(op.attrs.get("dimensions", ()))
-            for d in range(len(op.operand_types[0].shape)):
-                self._mark(self._slot(inputs[0], op.operand_types[0], d),
-                           _KEY if d in reduced else _OTHER)
-            return
-        if not self._scored(out):
-            return
-        rank = len(out_type.shape)
-        if name == "transpose":
-            for i, p in enumerate(op.attrs.get("dimensions", ())):
-                self._union(self._slot(out, out_type, i),
-                            self._slot(inputs[0], op.operand_types[0], p))
-        elif name in ("broadcast_in_dim", "broadcast"):
-            dims = tuple(op.attrs.get("dimensions", ()))
-            operand = op.operand_types[0]
-            for i in range(rank):
-                if self._scored(inputs[0]) and i in dims:
-                    self._union(self._slot(out, out_type, i),
-                                self._slot(inputs[0], operand, dims.index(i)))
-                elif not self._scored(inputs[0]) and out_type.shape[i] > 1:
-                    expanded = i not in dims or operand.shape[dims.index(i)] == 1
-                    self._mark(self._slot(out, out_type, i), _KEY if expanded else _OTHER)
-        elif op_work(op).family == "elementwise":
-            for j, key in enumerate(inputs[:len(op.operand_types)]):
-                if self._scored(key) and op.operand_types[j].shape == out_type.shape:
-                    for i in range(rank):
-                        self._union(self._slot(out, out_type, i),
-                                    self._slot(key, op.operand_types[j], i))
-
-    def _find(self, slot: tuple[int, int]) -> tuple[int, int]:
-        root = slot
-        while self.parent.get(root, root) != root:
-            root = self.parent[root]
-        while slot != root:
-            self.parent[slot], slot = root, self.parent.get(slot, root)
-        return root
-
-    def _mark(self, slot: tuple[int, int] | None, label: str) -> None:
-        if slot is None:
-            return
-        root = self._find(slot)
-        if self.label.setdefault(root, label) != label:
-            self.consistent = False
-
-    def _union(self, a: tuple[int, int] | None, b: tuple[int, int] | None) -> None:
-        if a is None or b is None:
-            return
-        ra, rb = self._find(a), self._find(b)
-        if ra == rb:
-            return
-        self.parent[rb] = ra
-        if rb in self.label:
-            self._mark(ra, self.label.pop(rb))
-
-    def _label(self, key: int, view: TensorType, dim: int) -> str | None:
-        slot = self._slot(key, view, dim)
-        return self.label.get(self._find(slot)) if slot is not None else None
