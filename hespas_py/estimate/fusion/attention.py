@@ -15,7 +15,7 @@ becomes flash kernels only when
 - exactly one source reaches the max (``S = q k^T``) and at most one other source exists
   (``dP = dO v^T``),
 - every sink contracts either the key axis (``P v``, ``dS k``) or the query axis (``P^T dO``,
-  ``dS^T q``) of the scores (the axes are told apart by the softmax reductions, through
+  ``dS^T q``) of the scores (`axes` tells them apart by the softmax reductions, through
   elementwise ops, transposes and broadcasts), and
 - no score-shaped value is read outside the region.
 
