@@ -33,16 +33,21 @@ consumes it. The rules follow XLA's GPU fusion passes (``instruction_fusion``/``
 Nested regions (``while`` body and condition, ``case`` branches) are planned as scopes of their
 own; a ``while`` repeats its kernels ``trip_count`` times, a ``case`` keeps its costliest branch.
 
+With ``fused_attention``, attention patterns are planned first, each as one flash-attention
+kernel forward and one backward (`attention`); the ops they hold are left out of the rules above.
+
 The package, one concern a module: `kernel` (what a kernel is), `scope` (op classes and a scope's
-flattened dataflow), `convolution` (cuDNN convolution rules and GEMM shapes), `planner` (the
-fusion decisions) and `cost` (each planned kernel's work and boundary traffic, nested control
-flow, and the entry points).
+flattened dataflow), `convolution` (cuDNN convolution rules and GEMM shapes), `attention` (flash
+attention patterns) with `axes` (the key axis of their scores), `planner` (the fusion decisions)
+and `cost` (each planned kernel's work and boundary traffic, nested control flow, and the entry
+points).
 """
 
 from hespas_py.estimate.fusion.convolution import (CONV_BACKWARD_FILTER, CONV_BACKWARD_INPUT,
                                                    CONV_FORWARD, conv_channel_padding, conv_kind)
 from hespas_py.estimate.fusion.cost import block_outputs, plan_kernels
-from hespas_py.estimate.fusion.kernel import Kernel, Kind
+from hespas_py.estimate.fusion.kernel import FLASH_BACKWARD, FLASH_FORWARD, Kernel, Kind
 
-__all__ = ["CONV_BACKWARD_FILTER", "CONV_BACKWARD_INPUT", "CONV_FORWARD", "Kernel", "Kind",
-           "block_outputs", "conv_channel_padding", "conv_kind", "plan_kernels"]
+__all__ = ["CONV_BACKWARD_FILTER", "CONV_BACKWARD_INPUT", "CONV_FORWARD", "FLASH_BACKWARD",
+           "FLASH_FORWARD", "Kernel", "Kind", "block_outputs", "conv_channel_padding",
+           "conv_kind", "plan_kernels"]

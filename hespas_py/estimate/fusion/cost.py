@@ -9,6 +9,7 @@ from collections import Counter
 from typing import Collection, Iterator, Sequence
 
 from hespas_py.estimate.costs import TENSOR, op_work
+from hespas_py.estimate.fusion.attention import flash_kernel
 from hespas_py.estimate.fusion.convolution import conv_channel_padding, conv_kind, gemm_mnk
 from hespas_py.estimate.fusion.kernel import Kernel, Kind
 from hespas_py.estimate.fusion.planner import Planner
@@ -39,7 +40,8 @@ def _kernels_of(planner: Planner, g: int, members: list[int], repeat: float) -> 
         return []
     if first.cls is OpClass.CONTROL:
         return [dataclasses.replace(k, anchors=(first.anchor,))
-                for k in _control_kernels(first.op, planner.scope.fresh, repeat)]
+                for k in _control_kernels(first.op, planner.scope.fresh, repeat,
+                                          planner.flash is not None)]
     ops = tuple(planner.nodes[m].op for m in members)
     works = [op_work(op) for op in ops]
     tensor = [(d, f) for w in works for unit, d, f in w.flops if unit == TENSOR]
@@ -54,7 +56,7 @@ def _kernels_of(planner: Planner, g: int, members: list[int], repeat: float) -> 
     if gemm is not None:
         gemm_kind = (conv_kind(gemm, planner.reversed_kernel(gemm_node))
                      if gemm.short_name == "convolution" else "dot")
-    return [Kernel(
+    kernel = Kernel(
         kind=group.kind, ops=ops, flops=sum(w.total_flops for w in works), bytes=nbytes,
         tensor_flops=sum(f for _, f in tensor),
         tensor_dtype=max(tensor, key=lambda t: t[1])[0] if tensor else "",
@@ -64,7 +66,10 @@ def _kernels_of(planner: Planner, g: int, members: list[int], repeat: float) -> 
                          if gemm_kind.startswith("conv") else 1.0),
         anchors=tuple({id(planner.nodes[m].anchor): planner.nodes[m].anchor
                        for m in members}.values()), count=repeat,
-        fallback=any(w.fallback for w in works), notes=notes)]
+        fallback=any(w.fallback for w in works), notes=notes)
+    if group.kind is Kind.ATTENTION:
+        kernel = flash_kernel(kernel, planner.flash.groups[g])
+    return [kernel]
 
 def _group_bytes(planner: Planner, g: int, members: list[int]) -> int:
     member_set = planner.groups[g].members
@@ -91,37 +96,41 @@ def _group_bytes(planner: Planner, g: int, members: list[int]) -> int:
     return total
 
 
-def _control_kernels(op: Op, fresh: Iterator[int], repeat: float) -> list[Kernel]:
+def _control_kernels(op: Op, fresh: Iterator[int], repeat: float,
+                     fused_attention: bool) -> list[Kernel]:
     """Kernels of a while (condition and body, x trip count) or of a case's costliest branch."""
     if op.short_name == "while":
         trip = float(op.attrs.get("trip_count") or 1)
         kernels: list[Kernel] = []
         for region in op.regions:
-            kernels += _plan_region(region, fresh, repeat * trip)
+            kernels += _plan_region(region, fresh, repeat * trip, fused_attention)
         return kernels
-    branches = [_plan_region(r, fresh, repeat) for r in op.regions]
+    branches = [_plan_region(r, fresh, repeat, fused_attention) for r in op.regions]
     return max(branches, key=lambda ks: (sum(k.bytes for k in ks), sum(k.flops for k in ks)),
                default=[])
 
 
-def _plan_region(region: Region, fresh: Iterator[int], repeat: float) -> list[Kernel]:
+def _plan_region(region: Region, fresh: Iterator[int], repeat: float,
+                 fused_attention: bool) -> list[Kernel]:
     keys = {a: next(fresh) for a in region.args}
     scope = Scope(region.ops, keys, fresh)
     scope.types.update((keys[a], t) for a, t in zip(region.args, region.arg_types))
-    planner = Planner(scope, scope.returned)
+    planner = Planner(scope, scope.returned, fused_attention)
     planner.fuse()
     return planned_kernels(planner, repeat)
 
 
-def plan_kernels(ops: Sequence[Op], outputs: Collection[int]) -> list[Kernel]:
+def plan_kernels(ops: Sequence[Op], outputs: Collection[int],
+                 fused_attention: bool = False) -> list[Kernel]:
     """The kernels XLA's GPU backend would launch for ``ops`` (one scope, program order).
 
     ``outputs`` are the SSA ids of values read after the scope (they are written to memory even
     when every in-scope consumer fuses them); values the ops read but do not define are inputs.
+    ``fused_attention``: attention patterns become flash-attention kernels (`attention`).
     """
     scope = Scope(ops, {}, itertools.count())
     keys = {scope.env[v] for v in outputs if v in scope.env}
-    planner = Planner(scope, keys | set(scope.returned))
+    planner = Planner(scope, keys | set(scope.returned), fused_attention)
     planner.fuse()
     return planned_kernels(planner, 1.0)
 

@@ -8,6 +8,11 @@ from dataclasses import dataclass
 from hespas_py.mlir.ops import Op
 
 
+#: ``Kernel.gemm_kind`` of the flash-attention kernels (`Kind.ATTENTION`).
+FLASH_FORWARD = "flash_attention"
+FLASH_BACKWARD = "flash_attention_bwd"
+
+
 class Kind(enum.Enum):
     """What a kernel does; sets which rate bounds its compute."""
 
@@ -16,6 +21,7 @@ class Kind(enum.Enum):
     REDUCTION = "reduction"  #: a reduction (input) fusion, possibly multi-output
     OPAQUE = "opaque"        #: an unfusible op, costed as `costs.op_work` counts it
     FUSION = "fusion"        #: an ``mhlo.fusion`` of an XLA-optimized module
+    ATTENTION = "attention"  #: a flash-attention kernel (`attention`): scores never in memory
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,8 +36,10 @@ class Kernel:
         bytes: device-memory bytes it reads and writes.
         tensor_flops: the part of ``flops`` that runs on the tensor unit.
         tensor_dtype: element type setting the tensor-unit rate ('' when none).
-        gemm_mnk: (M, N, K) of its dot/convolution, for tile quantization; None otherwise.
-        gemm_kind: ``dot``, or the cuDNN kind of its convolution (`conv_kind`); '' when none.
+        gemm_mnk: (M, N, K) of its dot/convolution, for tile quantization; of a flash kernel,
+            (rows its thread blocks split, head dim, sequence each row block sweeps); else None.
+        gemm_kind: ``dot``, or the cuDNN kind of its convolution (`conv_kind`), or the flash
+            kernel of an attention pattern (`FLASH_FORWARD`, `FLASH_BACKWARD`); '' when none.
         channel_padding: tensor-unit work of its convolution once cuDNN pads the channels
             (`conv_channel_padding`), relative to the unpadded work; 1.0 when not padded.
         anchors: the ops of the planned sequence its ops belong to (an op inside an inlined call
@@ -57,5 +65,8 @@ class Kernel:
 
     @property
     def label(self) -> str:
-        """Distinct op kinds it holds, in order, e.g. ``convolution+add+maximum``."""
+        """Distinct op kinds it holds, in order, e.g. ``convolution+add+maximum``; a flash kernel
+        is named by its kind (``flash_attention``, ``flash_attention_bwd``)."""
+        if self.kind is Kind.ATTENTION:
+            return self.gemm_kind
         return "+".join(dict.fromkeys(op.short_name for op in self.ops)) or self.kind.value

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Collection
 
+from hespas_py.estimate.fusion.attention import FlashPlan
 from hespas_py.estimate.fusion.convolution import CONV_FORWARD, conv_kind
 from hespas_py.estimate.fusion.kernel import Kind
 from hespas_py.estimate.fusion.scope import OpClass, Scope
@@ -62,7 +63,8 @@ class _Group:
 class Planner:
     """Groups one scope's nodes into kernels and counts their traffic."""
 
-    def __init__(self, scope: Scope, outputs: Collection[int]) -> None:
+    def __init__(self, scope: Scope, outputs: Collection[int],
+                 fused_attention: bool = False) -> None:
         self.scope = scope
         self.nodes = scope.nodes
         self.outputs = set(outputs)
@@ -79,11 +81,20 @@ class Planner:
         self._read_costs: dict[int, int] = {}
         self.succ: dict[int, set[int]] = {}
         self.pred: dict[int, set[int]] = {}
+        #: The scope's flash-attention kernels, when attention is fused (`attention`).
+        self.flash = FlashPlan(self) if fused_attention else None
 
     # -- greedy consumer-first fusion (XLA visits producers after their consumers)
     def fuse(self) -> None:
+        for pattern in self.flash.patterns if self.flash is not None else ():
+            self.flash.groups[len(self.groups)] = pattern
+            self.groups.append(_Group(Kind.ATTENTION))
+            for i in sorted(pattern.members):
+                self._join(len(self.groups) - 1, i)
         for i in reversed(range(len(self.nodes))):
             node = self.nodes[i]
+            if self.node_groups[i]:
+                continue  # computed by a flash-attention kernel
             if node.cls is OpClass.LOOP and self._fuse_into_consumers(i):
                 continue
             if node.cls is OpClass.GEMM and self._fuse_epilogue(i):
@@ -108,7 +119,7 @@ class Planner:
         targets: set[int] = set()
         for c in consumers:
             for g in self.node_groups[c]:
-                if not self._accepts(g, c, name):
+                if not self._accepts(g, c, i):
                     return False
                 targets.add(g)
         if len(targets) > 1 and (name in _EXPENSIVE or not self._duplication_pays(i, targets)):
@@ -149,11 +160,14 @@ class Planner:
             self._read_costs[key] = cached
         return cached
 
-    def _accepts(self, g: int, consumer: int, name: str) -> bool:
-        """Whether kernel ``g`` can compute a producer ``name`` that ``consumer`` (in g) reads."""
+    def _accepts(self, g: int, consumer: int, producer: int) -> bool:
+        """Whether kernel ``g`` can compute node ``producer``, which ``consumer`` (in g) reads."""
         kind = self.groups[g].kind
+        name = self.nodes[producer].op.short_name
         if kind in (Kind.LOOP, Kind.REDUCTION):
             return True
+        if kind is Kind.ATTENTION:
+            return self.flash.absorbs(g, consumer, producer)
         if kind is not Kind.GEMM:
             return False
         if self.nodes[consumer].cls is OpClass.GEMM or consumer in self.prologue:

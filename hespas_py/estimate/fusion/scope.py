@@ -84,7 +84,8 @@ class Scope:
     def __init__(self, ops: Sequence[Op], arg_keys: dict[int, int], fresh: Iterator[int]) -> None:
         self.nodes: list[Node] = []
         self.types: dict[int, TensorType] = {}
-        self.folded: set[int] = set()  # keys of folded constants
+        self.folded: set[int] = set()  # keys of folded constants and of tuple plumbing
+        self.constants: set[int] = set()  # keys of folded constants (and device ids)
         self.fresh = fresh
         #: SSA id -> key of the scope's top-level values.
         self.env: dict[int, int] = dict(arg_keys)
@@ -123,6 +124,7 @@ class Scope:
                 outs = tuple(self._define(env, r, t) for r, t in zip(op.results, op.result_types))
                 if _is_folded_constant(op):
                     self.folded.update(outs)
+                    self.constants.update(outs)
                 elif name != "constant":  # a dense constant is an input read from memory
                     self.nodes.append(Node(op, classify(op), ins, outs, anchor or op))
         return returned
