@@ -31,7 +31,6 @@ import json
 import statistics
 import tempfile
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 from typing import Iterable, Optional
 
@@ -39,9 +38,9 @@ import typer
 
 from hespas_py.cli.main import app
 from hespas_py.errors import HespasError
+from hespas_py.resources import shipped
 
-REPO = Path(__file__).resolve().parents[2]
-SYSTEMS_DIR = REPO / "configs" / "systems"
+SYSTEMS_DIR = shipped("configs", "systems")
 DEFAULT_ESTIMATOR = "fused_roofline"
 #: Measured workloads whose configuration was not published (the measured table's README: "The
 #: configs of the larger sizes were not published"); the shipped exports guess them
@@ -114,7 +113,7 @@ class Result:
 def read_measured(path: Optional[Path] = None) -> list[Measured]:
     """The measured table (the packaged one unless ``path`` is given)."""
     if path is None:
-        text = resources.files("hespas_py").joinpath("data/step_times.csv").read_text()
+        text = shipped("data", "step_times.csv").read_text()
         source = "step_times.csv"
     else:
         try:
