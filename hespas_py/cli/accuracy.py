@@ -231,13 +231,9 @@ def trend_error(results: list[Result]) -> float | None:
 
 
 def _plot(results: list[Result], path: Path) -> None:
-    try:
-        import matplotlib
-    except ImportError:
-        raise HespasError("--plot needs matplotlib: pip install 'hespas_py[plot]'") from None
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    from hespas_py.plotting import pyplot, save_figure
 
+    plt = pyplot()
     fig, ax = plt.subplots(figsize=(5.5, 5))
     for estimator in dict.fromkeys(r.estimator for r in results):
         mine = [r for r in results if r.estimator == estimator]
@@ -255,12 +251,7 @@ def _plot(results: list[Result], path: Path) -> None:
            ylabel="estimated step time (s)", title="hespas_py accuracy")
     ax.legend(fontsize=7)
     fig.tight_layout()
-    try:
-        fig.savefig(path, dpi=150)
-    except OSError as exc:
-        raise HespasError(f"{path}: cannot write plot ({exc.strerror or exc})") from None
-    finally:
-        plt.close(fig)
+    save_figure(fig, path)
 
 
 @dataclass(frozen=True)

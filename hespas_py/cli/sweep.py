@@ -93,14 +93,15 @@ def sweep_command(
     """Sweep workloads x nodes x systems x estimators x system variants."""
     from hespas_py.sweep.backends import make_backend
     from hespas_py.sweep.plan import make_plan
-    from hespas_py.sweep.plot import check_plotting, plot_step_times
+    from hespas_py.plotting import pyplot
+    from hespas_py.sweep.plot import plot_step_times
     from hespas_py.sweep.results import write_results
     from hespas_py.sweep.runner import run_sweep
     from hespas_py.sweep.spec import load_spec
     from hespas_py.sweep.store import Store
 
     if plot is not None:
-        check_plotting()
+        pyplot()  # fail before any work when matplotlib is missing
     if out.exists() and not out.is_dir():
         raise HespasError(f"{out}: exists and is not a directory")
     plan = make_plan(load_spec(spec))

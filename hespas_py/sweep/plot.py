@@ -11,14 +11,7 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from hespas_py.errors import HespasError
-
-
-def check_plotting() -> None:
-    """`HespasError` (one line) when matplotlib is missing; called before any work starts."""
-    try:
-        import matplotlib  # noqa: F401
-    except ImportError:
-        raise HespasError("--plot needs matplotlib: pip install 'hespas_py[plot]'") from None
+from hespas_py.plotting import pyplot, save_figure
 
 
 def _grid(rows: Sequence[Mapping[str, Any]], workload: str, nodes: list[str],
@@ -34,12 +27,7 @@ def _grid(rows: Sequence[Mapping[str, Any]], workload: str, nodes: list[str],
 
 def plot_step_times(rows: Sequence[Mapping[str, Any]], path: Path) -> None:
     """Draw the heatmaps of ``rows`` into ``path`` (format from its suffix)."""
-    check_plotting()
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
+    plt = pyplot()
     workloads = list(dict.fromkeys(r["workload"] for r in rows))
     nodes = list(dict.fromkeys(r["node"] for r in rows))
     systems = list(dict.fromkeys(r["system"] for r in rows))
@@ -62,9 +50,4 @@ def plot_step_times(rows: Sequence[Mapping[str, Any]], path: Path) -> None:
         ax.set_title(workload, fontsize=8)
         fig.colorbar(image, ax=ax, label="step time (ms)")
     fig.tight_layout()
-    try:
-        fig.savefig(path, dpi=150)
-    except OSError as exc:
-        raise HespasError(f"{path}: cannot write plot ({exc.strerror or exc})") from None
-    finally:
-        plt.close(fig)
+    save_figure(fig, path)

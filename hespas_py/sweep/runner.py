@@ -18,7 +18,7 @@ from typing import Any, Callable, Mapping
 from hespas_py.sweep.backends import Backend
 from hespas_py.sweep.plan import Plan, Point
 from hespas_py.sweep.store import Store
-from hespas_py.sweep.tasks import (Failure, Figures, SimBatch, TraceSet, make_traces,
+from hespas_py.sweep.tasks import (Failure, Figures, SimBatch, TraceFiles, make_traces,
                                    simulate_points)
 
 #: Called as ``progress(phase, done, total)``, phase ``traces`` or ``points``.
@@ -95,7 +95,7 @@ class _Run:
         for point in points:
             self.outcomes[point.index] = outcome
 
-    def submit_points(self, traces: TraceSet) -> None:
+    def submit_points(self, traces: TraceFiles) -> None:
         """Skip the trace set's points its device count does not fit; batch the others."""
         fitting = []
         for same in self.todo.pop(traces.key).values():
@@ -113,7 +113,7 @@ class _Run:
                                            for same in group))
             self.backend.submit(simulate_points, batch, {same[0].index: same for same in group})
 
-    def traces_done(self, key: str, result: TraceSet | Failure) -> None:
+    def traces_done(self, key: str, result: TraceFiles | Failure) -> None:
         self._count(traces_made=1)
         if isinstance(result, Failure):
             for same in self.todo.pop(key).values():

@@ -15,7 +15,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from hespas_py.sweep.tasks import Figures, TraceSet
+from hespas_py.sweep.tasks import Figures, TraceFiles
 
 _DEVICES = "devices.json"
 _GROUPS = "comm_group.json"
@@ -37,15 +37,15 @@ class Store:
         """Whether the trace set of ``key`` is stored."""
         return (self._trace_dir(key) / _DEVICES).is_file()
 
-    def traces(self, key: str) -> TraceSet:
+    def traces(self, key: str) -> TraceFiles:
         """The stored trace set of ``key``."""
         folder = self._trace_dir(key)
         device_files = tuple(json.loads((folder / _DEVICES).read_text()))
         files = tuple((folder / f"trace.{i}.et").read_bytes()
                       for i in range(max(device_files) + 1))
-        return TraceSet(key, files, device_files, (folder / _GROUPS).read_text())
+        return TraceFiles(key, files, device_files, (folder / _GROUPS).read_text())
 
-    def put_traces(self, traces: TraceSet) -> None:
+    def put_traces(self, traces: TraceFiles) -> None:
         """Store a trace set (a set already stored under its key is kept)."""
         target = self._trace_dir(traces.key)
         target.parent.mkdir(parents=True, exist_ok=True)

@@ -37,7 +37,7 @@ class Failure:
 
 
 @dataclass(frozen=True)
-class TraceSet:
+class TraceFiles:
     """The traces of one trace job.
 
     Attributes:
@@ -84,7 +84,7 @@ class SimBatch:
         machines: per point, its index and its (system, network).
     """
 
-    traces: TraceSet
+    traces: TraceFiles
     machines: tuple[tuple[int, SystemConfig, NetworkConfig], ...]
 
 
@@ -101,7 +101,7 @@ def _workload_file(job: TraceJob) -> Path:
     return path
 
 
-def make_traces(job: TraceJob) -> TraceSet | Failure:
+def make_traces(job: TraceJob) -> TraceFiles | Failure:
     """Generate the job's traces (`hespas_py.pipeline.generate`) and read them back."""
     from hespas_py.chakra.files import COMM_GROUP_FILE, TRACE_PREFIX
     from hespas_py.pipeline import generate
@@ -115,13 +115,13 @@ def make_traces(job: TraceJob) -> TraceSet | Failure:
             device_files = tuple(files.setdefault((out / f"{TRACE_PREFIX}.{d}.et").read_bytes(),
                                                   len(files)) for d in range(devices))
             groups = out / COMM_GROUP_FILE
-            return TraceSet(job.key, tuple(files), device_files,
+            return TraceFiles(job.key, tuple(files), device_files,
                             groups.read_text() if groups.is_file() else "{}")
     except HespasError as exc:
         return Failure(str(exc))
 
 
-def _parsed(traces: TraceSet) -> tuple[list, dict]:
+def _parsed(traces: TraceFiles) -> tuple[list, dict]:
     """(per-device parsed traces, comm groups) of a trace set, parsed once per process."""
     from hespas_py.sim.config import load_comm_groups
     from hespas_py.sim.trace import load_traces
