@@ -9,6 +9,8 @@ import pytest
 from sweep_helpers import SMALL_SPEC, hespas, write_spec
 
 ray = pytest.importorskip("ray")
+# Other tests import jax, which warns about any fork, even the fork-and-exec that starts Ray.
+pytestmark = pytest.mark.filterwarnings("ignore:os.fork:RuntimeWarning")
 
 
 @pytest.fixture

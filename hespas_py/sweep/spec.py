@@ -92,7 +92,7 @@ class SweepSpec:
         systems: per system, its ASTRA-sim files.
         estimators: estimator names.
         split: the split settings.
-        variants: per variant key, its values (`hespas_py.sweep.variants`), in application order.
+        variants: per variant key, its values (`hespas_py.sweep.variants`), in the spec's order.
     """
 
     source: Path

@@ -137,7 +137,7 @@ def check_variants(variants: Any, source: str) -> dict[str, list]:
             problem = _problem(rule, value)
             if problem:
                 raise HespasError(f"{source}: variants.{key}[{i}] {problem}, got {value!r}")
-    return {key: variants[key] for key in VARIANT_KEYS if key in variants}
+    return dict(variants)
 
 
 def check_dimensions(variants: Mapping[str, list], dims: int, system: str, source: str) -> None:
