@@ -1,4 +1,4 @@
-"""Where the files shipped with hespas_py are: node and system presets, workloads, the measured table.
+"""Where hespas_py's shipped files are: node and system presets, workloads, the measured table.
 
 The repository keeps ``configs/`` and ``workloads/`` at its top level; a wheel carries them inside
 the package (``hespas_py/configs``, ``hespas_py/workloads``: ``setup.py`` maps them there) next to

@@ -1,4 +1,5 @@
-"""``hespas sweep``: plan, rows equal to ``hespas gen --system-config``, variants, resume, output."""
+"""``hespas sweep``: plan, rows equal to ``hespas gen --system-config``, variants, resume,
+output."""
 
 from __future__ import annotations
 

@@ -144,9 +144,9 @@ def find_workload(name: str, folders: Iterable[Path]) -> Path | None:
     def matches(candidate: str) -> bool:
         return _norm(candidate) == wanted or _norm(candidate).startswith(wanted + "_")
 
-    for shipped in workload_names():
-        if matches(shipped):
-            return workload_path(shipped)
+    for known in workload_names():
+        if matches(known):
+            return workload_path(known)
     for folder in folders:
         for path in sorted(folder.glob("*.mlir")):
             if matches(path.stem):

@@ -178,7 +178,8 @@ def _split(value: Any, source: str) -> Split:
                           f"{', '.join(_SPLIT_KEYS)}")
     for key in settings:
         if key not in _SPLIT_KEYS:
-            raise HespasError(f"{source}: unknown key split.{key} (known: {', '.join(_SPLIT_KEYS)})")
+            raise HespasError(f"{source}: unknown key split.{key} "
+                              f"(known: {', '.join(_SPLIT_KEYS)})")
     split = Split(**settings)
     try:
         splitter(split.strategy)
