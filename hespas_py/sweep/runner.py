@@ -99,13 +99,13 @@ class _Run:
         """Skip the trace set's points its device count does not fit; batch the others."""
         fitting = []
         for same in self.todo.pop(traces.key).values():
-            point = same[0]
-            if point.network.num_npus == traces.num_devices:
+            if same[0].network.num_npus == traces.num_devices:
                 fitting.append(same)
-            else:
-                self._finish(same, f"{point.labels['workload']} runs on {traces.num_devices} "
-                                   f"devices, {point.labels['system']} has "
-                                   f"{point.network.num_npus} NPUs")
+                continue
+            for point in same:
+                self.outcomes[point.index] = (
+                    f"{point.labels['workload']} runs on {traces.num_devices} devices, "
+                    f"{point.labels['system']} has {point.network.num_npus} NPUs")
         size = min(_BATCH_LIMIT, math.ceil(len(fitting) / (2 * self.backend.workers)) or 1)
         for start in range(0, len(fitting), size):
             group = fitting[start:start + size]
