@@ -84,6 +84,9 @@ class ProcessPool(Backend):
         method = "fork" if hasattr(os, "fork") and "jax" not in sys.modules else "spawn"
         self._pool = concurrent.futures.ProcessPoolExecutor(
             workers, mp_context=multiprocessing.get_context(method), initializer=_init_worker)
+        # The workers start with the first task; fork them now, before a progress display runs
+        # a thread that could hold a lock (say, stderr's) at the moment of the fork.
+        self._pool.submit(int).result()
         self._futures: dict[concurrent.futures.Future, Any] = {}
         self._done: collections.deque = collections.deque()
 
