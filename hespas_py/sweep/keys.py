@@ -1,7 +1,7 @@
 """Content keys of the sweep store: equal keys mean the same work with the same code.
 
 A trace key covers the workload file's bytes, the estimator, the node's hardware numbers and the
-split settings; a point key covers its trace key and the whole (varied) machine. Both include the
+split settings; a point key covers its trace key and the key of the whole (varied) machine. Both include the
 package version and a digest of the package's own source files, so a changed estimator or
 simulator never reuses stale results.
 """
@@ -61,6 +61,11 @@ def trace_key(config: GenConfig, workload: str) -> str:
                   config.num_npus)
 
 
-def point_key(traces: str, system: SystemConfig, network: NetworkConfig) -> str:
-    """The key of simulating the traces of key ``traces`` on a machine."""
-    return digest("point", traces, system, network)
+def machine_key(system: SystemConfig, network: NetworkConfig) -> str:
+    """The key of a machine (its system layer and network)."""
+    return digest("machine", system, network)
+
+
+def point_key(traces: str, machine: str) -> str:
+    """The key of simulating the traces of key ``traces`` on the machine of key ``machine``."""
+    return digest("point", traces, machine)

@@ -16,7 +16,7 @@ from typing import Any, Mapping
 
 from hespas_py.pipeline import GenConfig
 from hespas_py.sim.config import NetworkConfig, SystemConfig
-from hespas_py.sweep.keys import file_digest, point_key, trace_key
+from hespas_py.sweep.keys import file_digest, machine_key, point_key, trace_key
 from hespas_py.sweep.spec import NodeConfig, Split, SweepSpec, Workload
 from hespas_py.sweep.variants import apply_variant
 
@@ -92,6 +92,12 @@ def make_plan(spec: SweepSpec) -> Plan:
     """Every trace job and point of ``spec``."""
     variants = [dict(zip(spec.variants, values))
                 for values in itertools.product(*spec.variants.values())]
+    machines = {}  # per system, per variant: (system layer, network, machine key)
+    for system, setup in spec.systems.items():
+        machines[system] = []
+        for variant in variants:
+            layer, network = apply_variant(variant, (setup.system, setup.network))
+            machines[system].append((layer, network, machine_key(layer, network)))
     jobs: dict[str, TraceJob] = {}
     points = []
     for workload, where in spec.workloads.items():
@@ -102,12 +108,11 @@ def make_plan(spec: SweepSpec) -> Plan:
                 config = _gen_config(where.file, configs[estimator], estimator, spec.split)
                 keys[estimator] = key = trace_key(config, content)
                 jobs.setdefault(key, TraceJob(key, config, where, content))
-            for system, setup in spec.systems.items():
+            for system in spec.systems:
                 for estimator in spec.estimators:
-                    for variant in variants:
-                        machine, network = apply_variant(variant, (setup.system, setup.network))
-                        labels = dict(zip(LABELS, (workload, node, system, estimator)))
+                    labels = dict(zip(LABELS, (workload, node, system, estimator)))
+                    for variant, (layer, network, machine) in zip(variants, machines[system]):
                         points.append(Point(len(points), labels, variant, keys[estimator],
-                                            point_key(keys[estimator], machine, network),
-                                            machine, network))
+                                            point_key(keys[estimator], machine), layer,
+                                            network))
     return Plan(tuple(jobs.values()), tuple(points), tuple(spec.variants))
