@@ -88,7 +88,7 @@ def sweep_command(
     jobs: Optional[int] = typer.Option(None, "--jobs", help="Workers (default: this machine's "
                                        "CPUs; with Ray, the CPUs of the local Ray it starts)."),
     plot: Optional[Path] = typer.Option(None, "--plot", help="Draw step time per node x system "
-                                        "here (needs hespas_py[plot])."),
+                                        "here (needs matplotlib: the plot extra)."),
 ) -> None:
     """Sweep workloads x nodes x systems x estimators x system variants."""
     from hespas_py.sweep.backends import make_backend
