@@ -31,7 +31,6 @@ import json
 import statistics
 import tempfile
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 from typing import Iterable, Optional
 
@@ -39,9 +38,9 @@ import typer
 
 from hespas_py.cli.main import app
 from hespas_py.errors import HespasError
+from hespas_py.resources import shipped
 
-REPO = Path(__file__).resolve().parents[2]
-SYSTEMS_DIR = REPO / "configs" / "systems"
+SYSTEMS_DIR = shipped("configs", "systems")
 DEFAULT_ESTIMATOR = "fused_roofline"
 #: Measured workloads whose configuration was not published (the measured table's README: "The
 #: configs of the larger sizes were not published"); the shipped exports guess them
@@ -114,7 +113,7 @@ class Result:
 def read_measured(path: Optional[Path] = None) -> list[Measured]:
     """The measured table (the packaged one unless ``path`` is given)."""
     if path is None:
-        text = resources.files("hespas_py").joinpath("data/step_times.csv").read_text()
+        text = shipped("data", "step_times.csv").read_text()
         source = "step_times.csv"
     else:
         try:
@@ -145,9 +144,9 @@ def find_workload(name: str, folders: Iterable[Path]) -> Path | None:
     def matches(candidate: str) -> bool:
         return _norm(candidate) == wanted or _norm(candidate).startswith(wanted + "_")
 
-    for shipped in workload_names():
-        if matches(shipped):
-            return workload_path(shipped)
+    for known in workload_names():
+        if matches(known):
+            return workload_path(known)
     for folder in folders:
         for path in sorted(folder.glob("*.mlir")):
             if matches(path.stem):
@@ -232,13 +231,9 @@ def trend_error(results: list[Result]) -> float | None:
 
 
 def _plot(results: list[Result], path: Path) -> None:
-    try:
-        import matplotlib
-    except ImportError:
-        raise HespasError("--plot needs matplotlib: pip install 'hespas_py[plot]'") from None
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    from hespas_py.plotting import pyplot, save_figure
 
+    plt = pyplot()
     fig, ax = plt.subplots(figsize=(5.5, 5))
     for estimator in dict.fromkeys(r.estimator for r in results):
         mine = [r for r in results if r.estimator == estimator]
@@ -256,12 +251,7 @@ def _plot(results: list[Result], path: Path) -> None:
            ylabel="estimated step time (s)", title="hespas_py accuracy")
     ax.legend(fontsize=7)
     fig.tight_layout()
-    try:
-        fig.savefig(path, dpi=150)
-    except OSError as exc:
-        raise HespasError(f"{path}: cannot write plot ({exc.strerror or exc})") from None
-    finally:
-        plt.close(fig)
+    save_figure(fig, path)
 
 
 @dataclass(frozen=True)
