@@ -130,7 +130,7 @@ def test_module_labels_name_the_module_and_keep_file_lines(tmp_path) -> None:
     broken.write_text(text.replace("%1 = stablehlo.tanh %0", "%1 = stablehlo.tanh %0,"))
     first = next(load_modules(broken))
     assert first.path == f"{broken}#1" and first.name == "jit_tp_step"
-    with pytest.raises(HespasError, match=rf"broken.mlir#2: line 14:\d+: "):
+    with pytest.raises(HespasError, match=r"broken.mlir#2: line 14:\d+: "):
         list(load_modules(broken))
     # A banner before a file's only module does not make it a multi-module file.
     single = tmp_path / "single.mlir"
