@@ -64,6 +64,8 @@ class GenConfig:
         separator: linear_split only: which ops cut blocks (a `SEPARATORS` name).
         separator_policy: linear_split only: ``isolated``, ``end_block`` or ``start_block``.
         num_npus: device count for a module that declares a single device (None: the module's).
+        loop_trips: iterations of a ``while`` whose trip count the module does not give (an
+            assumption, warned about and listed in ``module_stats.json``).
         clean: replace ``output_dir`` if it exists.
         cache_dir: the estimate cache directory (shared between runs); None: no cache.
         disable_cache: no cache even when ``cache_dir`` is set.
@@ -80,6 +82,7 @@ class GenConfig:
     separator: str = "is_communication_op"
     separator_policy: str = "isolated"
     num_npus: int | None = None
+    loop_trips: int = 1
     clean: bool = False
     cache_dir: Path | None = None
     disable_cache: bool = False
@@ -91,7 +94,7 @@ class GenConfig:
 
         ``overrides`` (command-line values; None means "not given") win over the file:
         ``mlir_file``, ``output_dir``, ``split_strategy``, ``merge``, ``block_lim``,
-        ``num_npus``, ``clean``, ``cache_dir``, ``disable_cache``.
+        ``num_npus``, ``loop_trips``, ``clean``, ``cache_dir``, ``disable_cache``.
         """
         from hespas_py.estimate import hardware as hw
 
@@ -110,6 +113,7 @@ class GenConfig:
             "separator_policy": data.get("separator_policy", cls.separator_policy).strip().lower(),
             "num_npus": (perf["hardware"].get("num_npus")
                          if isinstance(perf["hardware"], dict) else None),
+            "loop_trips": data.get("loop_trips", cls.loop_trips),
             "clean": data.get("clean", cls.clean),
             "cache_dir": data.get("cache_dir", perf.get("cache_dir")),
             "disable_cache": data.get("disable_cache", perf.get("disable_cache", cls.disable_cache)),
@@ -123,12 +127,16 @@ class GenConfig:
             raise HespasError(f"--num_npus must be at least 1, not {settings['num_npus']}")
         if settings["block_lim"] < 1:
             raise HespasError(f"--block_lim must be at least 1, not {settings['block_lim']}")
+        trips = settings["loop_trips"]
+        if not isinstance(trips, int) or isinstance(trips, bool) or trips < 1:
+            raise HespasError(f"--loop-trips must be a whole number of at least 1, not {trips!r}")
         return cls(
             mlir_file=Path(settings["mlir_file"]), output_dir=Path(settings["output_dir"]),
             hardware=hardware, method=method, split_strategy=settings["split_strategy"],
             merge=bool(settings["merge"]), block_lim=int(settings["block_lim"]),
             separator=settings["separator"], separator_policy=settings["separator_policy"],
-            num_npus=settings["num_npus"], clean=bool(settings["clean"]),
+            num_npus=settings["num_npus"], loop_trips=int(settings["loop_trips"]),
+            clean=bool(settings["clean"]),
             cache_dir=Path(settings["cache_dir"]) if settings["cache_dir"] else None,
             disable_cache=bool(settings["disable_cache"]), source=source)
 
@@ -208,11 +216,22 @@ def _estimate_all(graph, estimator, progress: ProgressHook | None) -> list:
         if block.collective:
             estimates.append(None)
             continue
-        estimates.append(estimator.estimate(block))
+        estimates.append(estimator.estimate(block) if block.repeats < 0
+                         else estimates[block.repeats])
         done += 1
         if progress is not None and (done % _PROGRESS_EVERY == 0 or done == compute):
             progress("estimate", done, compute)
     return estimates
+
+
+def _warn_assumed_trips(graph: BlockGraph, loop_trips: int) -> None:
+    """One warning naming the loops whose trip count was assumed (``--loop-trips``)."""
+    from hespas_py.split.loops import TRIP_COUNT
+
+    assumed = [a.where for a in graph.assumptions if a.kind == TRIP_COUNT]
+    if assumed:
+        log.warning("trip count not static for %d loop(s), assumed %d (--loop-trips): %s",
+                    len(assumed), loop_trips, "; ".join(assumed))
 
 
 def _summary(config: GenConfig, stats: Mapping[str, Any], traces, timings: Mapping[str, float],
@@ -271,10 +290,12 @@ def _generate(config: GenConfig, progress: ProgressHook | None) -> GenResult:
     lap("read")
     log.info("read %s: %d top-level ops, %d devices", config.mlir_file, len(module.ops),
              layout.num_devices)
-    graph = split(module, config.split_strategy, **config.split_options())
+    graph = split(module, config.split_strategy, loop_trips=config.loop_trips,
+                  **config.split_options())
     graph = dataclasses.replace(graph, num_devices=layout.num_devices)
     lap("split")
     log.info("split (%s): %d blocks", config.split_strategy, len(graph.blocks))
+    _warn_assumed_trips(graph, config.loop_trips)
 
     estimator = _estimator(config)
     estimates = _estimate_all(graph, estimator, progress)

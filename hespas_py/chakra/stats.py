@@ -5,6 +5,10 @@ Utilisations (both at most 1 for estimators that respect their ceilings):
 - ``flops_utilization`` = total FLOPs / sum over blocks of ``time_s x peak_flops`` (each block's
   own ceiling, `Estimate.peak_flops`; blocks reporting no ceiling are left out of both sums);
 - ``memory_bandwidth_utilization`` = total bytes / (total time x the hardware's bandwidth).
+
+``loops`` lists the loops whose iterations are in the traces (`BlockGraph.loops`: where, trip
+count and where it came from, executions per step, blocks per iteration, scope numbers);
+``assumptions`` what the split assumed where the module does not say (`BlockGraph.assumptions`).
 """
 
 from __future__ import annotations
@@ -88,4 +92,11 @@ def module_stats(graph: BlockGraph, estimates: Sequence[Estimate | None], hardwa
         "cache": dict(cache) if cache is not None else None,
         "fallback_ops": dict(fallback.most_common()),
         "notes": list(notes),
+        "loops": [{"where": loop.where, "op": loop.op.name, "trips": loop.trips,
+                   "trips_from": loop.trips_from, "executions": loop.executions,
+                   "blocks_per_iteration": loop.blocks_per_iteration,
+                   "scope": number, "parent_scope": loop.parent}
+                  for number, loop in enumerate(graph.loops, 1)],
+        "assumptions": [{"where": a.where, "op": a.op, "kind": a.kind, "detail": a.detail}
+                        for a in graph.assumptions],
     }
