@@ -31,7 +31,8 @@ consumes it. The rules follow XLA's GPU fusion passes (``instruction_fusion``/``
   tuple plumbing are views; scalar and splat constants are folded into their users.
 
 Nested regions (``while`` body and condition, ``case`` branches) are planned as scopes of their
-own; a ``while`` repeats its kernels ``trip_count`` times, a ``case`` keeps its costliest branch.
+own; a ``while`` repeats its kernels ``trip_count`` times (its loop-invariant constants folded,
+`scope.sunk_arguments`), a ``case`` keeps its costliest branch.
 
 The package, one concern a module: `kernel` (what a kernel is), `scope` (op classes and a scope's
 flattened dataflow), `convolution` (cuDNN convolution rules and GEMM shapes), `planner` (the
@@ -43,6 +44,8 @@ from hespas_py.estimate.fusion.convolution import (CONV_BACKWARD_FILTER, CONV_BA
                                                    CONV_FORWARD, conv_channel_padding, conv_kind)
 from hespas_py.estimate.fusion.cost import block_outputs, plan_kernels
 from hespas_py.estimate.fusion.kernel import Kernel, Kind
+from hespas_py.estimate.fusion.scope import constant_values, sunk_arguments
 
 __all__ = ["CONV_BACKWARD_FILTER", "CONV_BACKWARD_INPUT", "CONV_FORWARD", "Kernel", "Kind",
-           "block_outputs", "conv_channel_padding", "conv_kind", "plan_kernels"]
+           "block_outputs", "constant_values", "conv_channel_padding", "conv_kind", "plan_kernels",
+           "sunk_arguments"]

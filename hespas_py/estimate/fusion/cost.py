@@ -39,7 +39,7 @@ def _kernels_of(planner: Planner, g: int, members: list[int], repeat: float) -> 
         return []
     if first.cls is OpClass.CONTROL:
         return [dataclasses.replace(k, anchors=(first.anchor,))
-                for k in _control_kernels(first.op, planner.scope.fresh, repeat)]
+                for k in _control_kernels(first.op, planner.scope.fresh, repeat, first.sunk)]
     ops = tuple(planner.nodes[m].op for m in members)
     works = [op_work(op) for op in ops]
     tensor = [(d, f) for w in works for unit, d, f in w.flops if unit == TENSOR]
@@ -91,35 +91,44 @@ def _group_bytes(planner: Planner, g: int, members: list[int]) -> int:
     return total
 
 
-def _control_kernels(op: Op, fresh: Iterator[int], repeat: float) -> list[Kernel]:
-    """Kernels of a while (condition and body, x trip count) or of a case's costliest branch."""
+def _control_kernels(op: Op, fresh: Iterator[int], repeat: float,
+                     sunk: Sequence[int] = ()) -> list[Kernel]:
+    """Kernels of a while (condition and body, x trip count; ``sunk``: positions of its
+    loop-invariant constants, `scope.sunk_arguments`) or of a case's costliest branch."""
     if op.short_name == "while":
         trip = float(op.attrs.get("trip_count") or 1)
         kernels: list[Kernel] = []
         for region in op.regions:
-            kernels += _plan_region(region, fresh, repeat * trip)
+            kernels += _plan_region(region, fresh, repeat * trip,
+                                    [region.args[k] for k in sunk if k < len(region.args)])
         return kernels
     branches = [_plan_region(r, fresh, repeat) for r in op.regions]
     return max(branches, key=lambda ks: (sum(k.bytes for k in ks), sum(k.flops for k in ks)),
                default=[])
 
 
-def _plan_region(region: Region, fresh: Iterator[int], repeat: float) -> list[Kernel]:
+def _plan_region(region: Region, fresh: Iterator[int], repeat: float,
+                 folded: Sequence[int] = ()) -> list[Kernel]:
     keys = {a: next(fresh) for a in region.args}
-    scope = Scope(region.ops, keys, fresh)
+    scope = Scope(region.ops, keys, fresh, [keys[a] for a in folded])
     scope.types.update((keys[a], t) for a, t in zip(region.args, region.arg_types))
     planner = Planner(scope, scope.returned)
     planner.fuse()
     return planned_kernels(planner, repeat)
 
 
-def plan_kernels(ops: Sequence[Op], outputs: Collection[int]) -> list[Kernel]:
+def plan_kernels(ops: Sequence[Op], outputs: Collection[int],
+                 folded: Collection[int] = ()) -> list[Kernel]:
     """The kernels XLA's GPU backend would launch for ``ops`` (one scope, program order).
 
     ``outputs`` are the SSA ids of values read after the scope (they are written to memory even
-    when every in-scope consumer fuses them); values the ops read but do not define are inputs.
+    when every in-scope consumer fuses them); values the ops read but do not define are inputs,
+    except ``folded`` ones: constants recomputed where they are used (a loop body's sunk
+    loop-invariant constants), never read from memory.
     """
-    scope = Scope(ops, {}, itertools.count())
+    fresh = itertools.count()
+    keys = {v: next(fresh) for v in folded}
+    scope = Scope(ops, keys, fresh, keys.values())
     keys = {scope.env[v] for v in outputs if v in scope.env}
     planner = Planner(scope, keys | set(scope.returned))
     planner.fuse()
