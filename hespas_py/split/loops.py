@@ -80,8 +80,9 @@ def iteration_order(ops: list[Op], args: Sequence[int], yielded: Sequence[int]) 
     """The ops of one iteration with its *stack writes* moved to its end (``ops`` itself when
     there are none).
 
-    A stack write is a ``dynamic_update_slice`` into a loop-carried buffer (operand 0 is body
-    argument k) whose result is what the iteration yields as that buffer and nothing else reads:
+    A stack write is a ``dynamic_update_slice`` (or a call of one) into a loop-carried buffer
+    (operand 0 is body argument k) whose result is what the iteration yields as that buffer and
+    nothing else reads:
     how a scan stacks its per-iteration outputs (saved activations, per-layer gradients). The
     ops only such writes read (views of the written value) move with them, collectives never.
     Nothing else in the iteration waits for them, so, as XLA's scheduler would, they run last:
@@ -114,10 +115,24 @@ def iteration_order(ops: list[Op], args: Sequence[int], yielded: Sequence[int]) 
 
 def _is_stack_write(op: Op, slot: dict[int, int], yielded: Sequence[int],
                     users: dict[int, int]) -> bool:
-    if op.short_name != "dynamic_update_slice" or len(op.results) != 1 or not op.operands:
+    if len(op.results) != 1 or not op.operands or not _updates_first_operand(op):
         return False
     k = slot.get(op.operands[0])
     return k is not None and yielded[k] == op.results[0] and users.get(op.results[0]) == 1
+
+
+def _updates_first_operand(op: Op) -> bool:
+    """Whether ``op`` is a ``dynamic_update_slice``, or a call returning one of its first
+    argument (JAX's ``dynamic_update_index_in_dim`` before inlining)."""
+    if op.short_name == "dynamic_update_slice":
+        return True
+    if op.short_name != "call" or not op.regions or not op.regions[0].ops:
+        return False
+    body = op.regions[0]
+    returned = body.ops[-1].operands
+    return len(returned) == 1 and any(
+        inner.short_name == "dynamic_update_slice" and inner.results == returned
+        and inner.operands[:1] == body.args[:1] for inner in body.ops)
 
 
 def branch_weight(ops: Iterable[Op], walk: Callable[[Iterable[Op]], Iterable[Op]]
