@@ -43,7 +43,7 @@ def run(path: Path, out: Path) -> dict:
                          comm_groups=out / "comm_group.json")
     collectives = [summarize_trace(trace).collectives for trace in trace_files(out)]
     return {"compute_s": result.stats["runtime_s"], "step_ns": simulated.step_time_ns,
-            "collectives": collectives, "loops": result.graph.loops}
+            "collectives": collectives, "loops": result.graph.loops, "graph": result.graph}
 
 
 @pytest.fixture(scope="module")
@@ -77,3 +77,16 @@ def test_loops_without_collectives_stay_one_node(runs):
     # kind), one per layer unrolled; the same bytes either way.
     total = [sum(c["bytes"] for c in run["collectives"][0].values()) for run in (scan, unrolled)]
     assert total[0] == total[1]
+
+
+@pytest.mark.parametrize("pair", ["small_fsdp", "100m_fsdp"])
+def test_no_matmul_of_a_layer_waits_for_a_gradient_reduce_scatter(runs, pair):
+    """In a backward iteration a gradient's reduce-scatter is read only by its write into the
+    stacked gradients, which runs last (`split.loops.iteration_order`): the layer's other
+    matmuls never wait for it, as in the unrolled step (where only the optimizer reads it)."""
+    blocks = runs[pair][0]["graph"].blocks
+    waiting = [b.id for b in blocks if b.scope and not b.collective
+               and any(op.short_name == "dot_general" for op in b.ops)
+               and any(blocks[d].collective and blocks[d].ops[0].short_name == "reduce_scatter"
+                       for d in b.deps)]
+    assert waiting == []
