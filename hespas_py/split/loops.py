@@ -18,6 +18,9 @@ STATIC, XLA, ASSUMED = "static", "xla", "assumed"
 #: `Assumption.kind` of an assumed trip count and of a branch taken.
 TRIP_COUNT, BRANCH = "trip_count", "branch"
 
+#: Full names of the control-flow ops.
+CONTROL_FLOW: frozenset[str] = frozenset(f"{dialect}.{name}" for dialect in ("stablehlo", "mhlo")
+                                         for name in ("while", "case", "if"))
 #: Ops that only reshape or retype a value on its way into a stacked buffer.
 _VIEWS = frozenset({"reshape", "bitcast", "convert", "broadcast_in_dim", "transpose", "copy"})
 

@@ -89,13 +89,12 @@ class PerDeviceProgram:
     assumptions: tuple[Assumption, ...] = ()
 
 
-def _walk(ops: Iterable[Op], into_calls: bool = True) -> Iterator[Op]:
-    """Every op, nested regions (and, with ``into_calls``, called bodies) included, depth first."""
+def _walk(ops: Iterable[Op]) -> Iterator[Op]:
+    """Every op, nested regions included, depth first."""
     for op in ops:
         yield op
-        if into_calls or op.name != _CALL:
-            for region in op.regions:
-                yield from _walk(region.ops, into_calls)
+        for region in op.regions:
+            yield from _walk(region.ops)
 
 
 def _max_value_id(module: Module) -> int:
@@ -155,9 +154,15 @@ class _Flattener:
     def has_control_flow(self) -> bool:
         """Whether the module holds a ``while``, ``case`` or ``if`` anywhere (checked once)."""
         if self._has_control is None:
-            self._has_control = any(loops.is_while(op) or loops.is_branching(op)
-                                    for f in self.module.functions.values()
-                                    for op in _walk(f.ops, into_calls=False))
+            self._has_control = False
+            pending = [function.ops for function in self.module.functions.values()]
+            while pending and not self._has_control:
+                for op in pending.pop():
+                    if op.name in loops.CONTROL_FLOW:
+                        self._has_control = True
+                        break
+                    if op.regions and op.name != _CALL:  # a callee is a function of its own
+                        pending.extend(region.ops for region in op.regions)
         return self._has_control
 
     def emit(self, ops: Iterable[Op], subst: dict[int, int], out: list[Op],
