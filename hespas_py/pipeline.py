@@ -255,6 +255,8 @@ def _summary(config: GenConfig, stats: Mapping[str, Any], traces, timings: Mappi
                      "time_share": e["time_share"]}
                     for name, e in list(stats["per_op"].items())[:top]],
         "fallback_ops": stats["fallback_ops"],
+        "loops": stats["loops"],
+        "assumptions": stats["assumptions"],
         "cache": stats["cache"],
         "timings_s": dict(timings),
     }

@@ -85,6 +85,11 @@ def print_summary(summary: Mapping[str, Any]) -> None:
         rows.append(("simulated step", f"{simulation['step_time_s'] * 1e3:,.3f} ms on "
                      f"{simulation['system']} (exposed comm "
                      f"{worst['exposed_comm_ns'] / 1e6:,.3f} ms)"))
+    if summary["loops"]:
+        rows.append(("expanded loops", ", ".join(
+            f"{loop['where']} x{loop['trips']} ({loop['trips_from']})" for loop in summary["loops"])))
+    for assumption in summary["assumptions"]:
+        rows.append(("assumed", f"{assumption['where']}: {assumption['detail']}"))
     if summary["fallback_ops"]:
         rows.append(("fallback ops", ", ".join(f"{k} x{n}"
                                                for k, n in summary["fallback_ops"].items())))
