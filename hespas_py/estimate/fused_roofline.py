@@ -33,10 +33,9 @@ block holding its last op (the kernel cannot run before that block's inputs exis
 costs the kernels charged to it. An expanded loop's body is a scope of its own, planned once
 (the blocks of its first iteration; later iterations repeat them): XLA compiles a while body as
 a computation of its own and never fuses across iterations or across the loop's boundary; its
-loop-invariant constants are folded (`fusion.sunk_arguments`). Blocks
-`prepare` did not see are planned on their own (fusion stays inside the block). Estimates thus
-depend on the step, so the estimator is ``context_dependent`` and its fingerprint names the
-step.
+loop-invariant constants are folded (`fusion.sunk_arguments`). Blocks `prepare` did not see are
+planned on their own (fusion stays inside the block). Estimates thus depend on the step, so the
+estimator is ``context_dependent`` and its fingerprint names the step.
 """
 
 from __future__ import annotations
