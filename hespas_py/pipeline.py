@@ -127,9 +127,8 @@ class GenConfig:
             raise HespasError(f"--num_npus must be at least 1, not {settings['num_npus']}")
         if settings["block_lim"] < 1:
             raise HespasError(f"--block_lim must be at least 1, not {settings['block_lim']}")
-        trips = settings["loop_trips"]
-        if not isinstance(trips, int) or isinstance(trips, bool) or trips < 1:
-            raise HespasError(f"--loop-trips must be a whole number of at least 1, not {trips!r}")
+        if settings["loop_trips"] < 1:
+            raise HespasError(f"--loop-trips must be at least 1, not {settings['loop_trips']}")
         return cls(
             mlir_file=Path(settings["mlir_file"]), output_dir=Path(settings["output_dir"]),
             hardware=hardware, method=method, split_strategy=settings["split_strategy"],

@@ -208,7 +208,7 @@ def test_loop_trips_flag(entry, tmp_path, capsys, monkeypatch):
     assert code == 0 and json.loads(out)["collectives"]["all_reduce"]["count"] == 4
     code, out, err = run("--loop-trips", "0")
     assert (code, out) == (2, "")
-    assert err == "error: --loop-trips must be a whole number of at least 1, not 0\n"
+    assert err == "error: --loop-trips must be at least 1, not 0\n"
 
 
 def test_xla_estimators_cut_blocks_out_of_loop_bodies():
@@ -219,3 +219,19 @@ def test_xla_estimators_cut_blocks_out_of_loop_bodies():
     for block in graph.blocks:
         if not block.collective and block.repeats < 0:
             assert "func.func @main" in extractor.extract(block)
+
+
+def test_loop_trips_config_key(tmp_path):
+    from hespas_py.pipeline import GenConfig
+
+    config = tmp_path / "config.json"
+    preset = json.loads((Path(__file__).parents[1] / "configs" / "nodes" / "A100_SXM_40GB"
+                         / "roofline" / "config.json").read_text())
+    config.write_text(json.dumps({**preset, "loop_trips": 6}))
+    settings = GenConfig.from_config(config, mlir_file="m.mlir", output_dir=tmp_path / "o")
+    assert settings.loop_trips == 6
+    assert GenConfig.from_config(config, mlir_file="m.mlir", output_dir=tmp_path / "o",
+                                 loop_trips=2).loop_trips == 2
+    config.write_text(json.dumps({**preset, "loop_trips": "many"}))
+    with pytest.raises(HespasError, match="loop_trips must be an integer"):
+        GenConfig.from_config(config, mlir_file="m.mlir", output_dir=tmp_path / "o")
