@@ -39,6 +39,20 @@ def figures(device):
             device.exposed_comm_ns, device.overlap_ns)
 
 
+#: Hand-built traces, per NPU (the same on every NPU but in npu0_only).
+CASES = {
+    # GPU 5 us and CPU 3 us, both free at 0.
+    "beside_gpu": lambda npu: [comp(0, 5), comp(1, 3, cpu=True)],
+    # Two CPU ops and a GPU node, all free at 0.
+    "one_at_a_time": lambda npu: [comp(0, 3, cpu=True), comp(1, 2, cpu=True), comp(2, 4)],
+    # AR 1 KiB -> CPU 2 us -> GPU 3 us, beside GPU 10 us.
+    "after_collective": lambda npu: [collective(0, AR, KiB), comp(1, 2, [0], cpu=True),
+                                     comp(2, 3, [1]), comp(3, 10)],
+    # 20 us on the CPU (NPU 0) or the GPU (the others), then AR 1 KiB.
+    "npu0_only": lambda npu: [comp(0, 20, cpu=npu == 0), collective(1, AR, KiB, [0])],
+}
+
+
 def machine_files(tmp_path):
     folder = tmp_path / "ring4"
     folder.mkdir()
@@ -52,8 +66,7 @@ def machine_files(tmp_path):
 @pytest.mark.parametrize("replicate", [True, False])
 def test_cpu_op_runs_beside_gpu_compute(tmp_path, replicate):
     # Both issue at 0: GPU 5 us and CPU 3 us overlap (as two GPU nodes they would take 8 us).
-    result = run_same(tmp_path, [comp(0, 5), comp(1, 3, cpu=True)], RING4, system(),
-                      replicate=replicate)
+    result = run_same(tmp_path, CASES["beside_gpu"](0), RING4, system(), replicate=replicate)
     for device in result.devices:
         assert timeline(device) == [[0, 0, 5000], [1, 0, 3000]]
         assert figures(device) == (5000, 5000, 3000, 0, 0, 0)
@@ -62,8 +75,7 @@ def test_cpu_op_runs_beside_gpu_compute(tmp_path, replicate):
 def test_cpu_ops_run_one_at_a_time(tmp_path):
     # 0 (CPU) and 2 (GPU) issue at 0; 1 (CPU) waits for the CPU slot until 0 ends at 3 us.
     # Exposed: finish 5000 - GPU 4000; the CPU time is not compute time there.
-    nodes = [comp(0, 3, cpu=True), comp(1, 2, cpu=True), comp(2, 4)]
-    device = run_same(tmp_path, nodes, RING4, system()).devices[0]
+    device = run_same(tmp_path, CASES["one_at_a_time"](0), RING4, system()).devices[0]
     assert timeline(device) == [[0, 0, 3000], [1, 3000, 5000], [2, 0, 4000]]
     assert figures(device) == (5000, 4000, 5000, 0, 1000, 0)
 
@@ -73,8 +85,7 @@ def test_cpu_op_between_collective_and_consumer(tmp_path, replicate):
     # AR 1 KiB (0 -> 12304) beside GPU 10 us; then CPU 2 us, then GPU 3 us.
     # GPU time 10000 + 3000; exposed 17304 - 13000; overlap: GPU and comm overlap for the first
     # 10000 ns (13000 + 12304 - their union 15304; minus the wall, 17304, would count CPU time).
-    nodes = [collective(0, AR, KiB), comp(1, 2, [0], cpu=True), comp(2, 3, [1]), comp(3, 10)]
-    result = run_same(tmp_path, nodes, RING4, system(), replicate=replicate)
+    result = run_same(tmp_path, CASES["after_collective"](0), RING4, system(), replicate=replicate)
     assert result.replicated == replicate
     for device in result.devices:
         assert timeline(device) == [[0, 0, 12304], [1, 12304, 14304], [2, 14304, 17304],
@@ -85,8 +96,7 @@ def test_cpu_op_between_collective_and_consumer(tmp_path, replicate):
 def test_cpu_op_on_one_npu_only(tmp_path):
     # Before the all-reduce NPU 0 runs a 20 us CPU op, the others a 20 us GPU node: the same
     # schedule (AR 20000 -> 32304 everywhere), but NPU 0 has no GPU time, so all of it is exposed.
-    per_npu = [[comp(0, 20, cpu=npu == 0), collective(1, AR, KiB, [0])] for npu in range(4)]
-    result = run(tmp_path, per_npu, RING4, system())
+    result = run(tmp_path, [CASES["npu0_only"](npu) for npu in range(4)], RING4, system())
     assert [d.wall_time_ns for d in result.devices] == [32304] * 4
     assert figures(result.devices[0]) == (32304, 0, 20000, 12304, 32304, 0)
     assert figures(result.devices[1])[:3] == (32304, 20000, 0)
@@ -124,7 +134,7 @@ def test_zero_duration_cpu_op_takes_one_ns(tmp_path):
 
 
 def test_communication_node_on_the_cpu(tmp_path):
-    # ASTRA-sim throws on a communication node marked is_cpu_op, except in replay-only mode, where
+    # ASTRA-sim aborts on a communication node marked is_cpu_op, except in replay-only mode, where
     # it is replayed in the CPU slot and reported as communication.
     node = collective(0, AR, KiB)
     node.attr[0].bool_val = True
@@ -139,7 +149,7 @@ def test_communication_node_on_the_cpu(tmp_path):
 
 def test_cli_reports_cpu_time(tmp_path):
     folder = machine_files(tmp_path).system.parent
-    run_same(tmp_path, [comp(0, 5), comp(1, 3, cpu=True)], RING4, system())
+    run_same(tmp_path, CASES["beside_gpu"](0), RING4, system())
     runner = CliRunner()
     args = ["simulate", str(tmp_path / "trace"), "--system", str(folder)]
     report = json.loads(runner.invoke(app, [*args, "--json"], catch_exceptions=False).stdout)
@@ -151,7 +161,7 @@ def test_cli_reports_cpu_time(tmp_path):
 
 
 def test_timeline_puts_cpu_ops_on_their_own_track(tmp_path):
-    result = run_same(tmp_path, [comp(0, 5), comp(1, 3, cpu=True)], RING4, system())
+    result = run_same(tmp_path, CASES["beside_gpu"](0), RING4, system())
     events = trace_events(result)["traceEvents"]
     names = {(e["pid"], e["tid"]): e["args"]["name"] for e in events if e["ph"] == "M"
              and e["name"] == "thread_name"}
@@ -176,15 +186,6 @@ def test_astra_sim_backend_refuses_a_report_without_statistics(tmp_path):
     binary.chmod(0o755)
     with pytest.raises(HespasError, match=f"0/4 NPUs reported .*{STATISTICS_THROW}"):
         run_astra_sim(binary, machine_files(tmp_path), 4)
-
-
-CASES = {  # per NPU, the hand-built traces above
-    "beside_gpu": lambda npu: [comp(0, 5), comp(1, 3, cpu=True)],
-    "one_at_a_time": lambda npu: [comp(0, 3, cpu=True), comp(1, 2, cpu=True), comp(2, 4)],
-    "after_collective": lambda npu: [collective(0, AR, KiB), comp(1, 2, [0], cpu=True),
-                                     comp(2, 3, [1]), comp(3, 10)],
-    "npu0_only": lambda npu: [comp(0, 20, cpu=npu == 0), collective(1, AR, KiB, [0])],
-}
 
 
 def run_real_astra_sim(tmp_path, per_npu):
