@@ -19,6 +19,7 @@ MiB = 1 << 20
 #: 512 x 512 f32 = 1 MiB; f16 = 0.5 MiB.
 T = "tensor<512x512xf32>"
 H = "tensor<512x512xf16>"
+I32 = "tensor<i32>"
 
 
 def module(tmp_path: Path, body: str, args: str, results: str, extra: str = "") -> Path:
@@ -270,3 +271,48 @@ def test_every_node_preset_has_a_fused_config_with_sources(repo_dir):
             assert 0 < hw[key] <= 1 and hw[f"{key}_source"], (name, key)
     assert math.isclose(load_hardware("A100_SXM_40GB", "fused_roofline").params[
         "tensor_efficiency"], 267.9 / 312, rel_tol=1e-3)
+
+
+def test_optimization_barrier_is_an_identity_its_reader_fuses_through(tmp_path):
+    """A remat barrier passes its operands on unchanged (XLA expands it away before fusing): the
+    kernel after it reads what went in, and a loop op before it fuses into that kernel."""
+    path = module(tmp_path, f"""
+    %0 = stablehlo.negate %a : {T}
+    %1:2 = stablehlo.optimization_barrier %0, %b : {T}, {T}
+    %2 = stablehlo.add %1#0, %1#1 : {T}
+    return %2 : {T}""", f"%a: {T}, %b: {T}", T)
+    (k,) = kernels(path)
+    assert k.kind is Kind.LOOP
+    assert k.bytes == 3 * MiB  # a and b read, the sum written
+
+
+def test_dynamic_update_slice_is_written_in_place_by_the_kernel_of_its_update(tmp_path):
+    """XLA's in-place dynamic-update-slice fusion: the update's loop producer and the DUS are one
+    kernel that writes only the update into the aliased buffer (never reads or copies it)."""
+    stack = "tensor<8x512x512xf32>"
+    row = "tensor<1x512x512xf32>"
+    path = module(tmp_path, f"""
+    %0 = stablehlo.multiply %x, %x : {row}
+    %1 = stablehlo.dynamic_update_slice %s, %0, %i, %z, %z
+        : ({stack}, {row}, {I32}, {I32}, {I32}) -> {stack}
+    return %1 : {stack}""", f"%s: {stack}, %x: {row}, %i: tensor<i32>, %z: tensor<i32>", stack)
+    (k,) = kernels(path)
+    assert k.kind is Kind.LOOP
+    assert [op.short_name for op in k.ops] == ["multiply", "dynamic_update_slice"]
+    assert k.bytes == MiB + 8 + MiB  # x and two i32 indices read; the 1 MiB update written
+
+
+def test_dynamic_update_slice_of_a_library_result_is_a_kernel_of_its_own(tmp_path):
+    """A DUS never fuses into its consumers, and a dot's result reaches it through memory."""
+    stack = "tensor<8x512x512xf32>"
+    path = module(tmp_path, f"""
+    %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : ({T}, {T}) -> {T}
+    %1 = stablehlo.reshape %0 : ({T}) -> tensor<1x512x512xf32>
+    %2 = stablehlo.dynamic_update_slice %s, %1, %i, %i, %i
+        : ({stack}, tensor<1x512x512xf32>, {I32}, {I32}, {I32}) -> {stack}
+    %3 = stablehlo.negate %2 : {stack}
+    return %3 : {stack}""", f"%s: {stack}, %a: {T}, %b: {T}, %i: tensor<i32>", stack)
+    dot, update, negate = kernels(path)
+    assert (dot.kind, update.kind, negate.kind) == (Kind.GEMM, Kind.LOOP, Kind.LOOP)
+    assert update.bytes == MiB + 4 + MiB  # the dot's result and one index read, the update written
+    assert negate.bytes == 2 * 8 * MiB

@@ -13,7 +13,7 @@ from hespas_py.estimate.fusion.attention import flash_kernel
 from hespas_py.estimate.fusion.convolution import conv_channel_padding, conv_kind, gemm_mnk
 from hespas_py.estimate.fusion.kernel import Kernel, Kind
 from hespas_py.estimate.fusion.planner import Planner
-from hespas_py.estimate.fusion.scope import OpClass, Scope
+from hespas_py.estimate.fusion.scope import IN_PLACE, OpClass, Scope
 from hespas_py.mlir.ops import Op, Region, TensorType
 from hespas_py.split.blocks import Block
 
@@ -77,7 +77,8 @@ def _group_bytes(planner: Planner, g: int, members: list[int]) -> int:
     total = 0
     for m in members:
         node = planner.nodes[m]
-        for key in dict.fromkeys(node.inputs):
+        in_place = node.op.short_name in IN_PLACE  # operand 0 is updated, not read
+        for key in dict.fromkeys(node.inputs[1:] if in_place else node.inputs):
             if key in planner.scope.folded:
                 continue
             producer = planner.producer.get(key)
@@ -85,7 +86,7 @@ def _group_bytes(planner: Planner, g: int, members: list[int]) -> int:
                 reads.setdefault(key, []).append(m)
         for key in node.outputs:
             if planner.writer_group(key) == g and planner.materialized(key):
-                total += planner.nbytes(key)
+                total += planner.nbytes(node.inputs[1] if in_place else key)
     for key, readers in reads.items():
         full = planner.nbytes(key)
         if all(planner.nodes[r].op.short_name in _SLICING for r in readers):

@@ -9,7 +9,7 @@ from typing import Collection
 from hespas_py.estimate.fusion.attention import FlashPlan
 from hespas_py.estimate.fusion.convolution import CONV_FORWARD, conv_kind
 from hespas_py.estimate.fusion.kernel import Kind
-from hespas_py.estimate.fusion.scope import OpClass, Scope
+from hespas_py.estimate.fusion.scope import IN_PLACE, OpClass, Scope
 
 #: Ops XLA never duplicates into several consumers (instruction_fusion's IsExpensive, plus ops
 #: that re-read operand elements).
@@ -95,7 +95,8 @@ class Planner:
             node = self.nodes[i]
             if self.node_groups[i]:
                 continue  # computed by a flash-attention kernel
-            if node.cls is OpClass.LOOP and self._fuse_into_consumers(i):
+            if (node.cls is OpClass.LOOP and node.op.short_name not in IN_PLACE
+                    and self._fuse_into_consumers(i)):
                 continue
             if node.cls is OpClass.GEMM and self._fuse_epilogue(i):
                 continue
@@ -252,6 +253,9 @@ class Planner:
             node = self.nodes[m]
             if node.cls is OpClass.REDUCE:
                 return self._elements(node.inputs[0])
+            if node.op.short_name in IN_PLACE:  # iterates over its update
+                best = max(best, self._elements(node.inputs[1]))
+                continue
             best = max([best, *(self._elements(k) for k in node.outputs)])
         return best
 

@@ -26,12 +26,17 @@ _VIEWS = frozenset({
     "reshape", "bitcast", "get_tuple_element", "tuple", "optimization_barrier",
     "dynamic_reshape", "sharding_constraint", "reshard", "add_dependency", "domain",
 })
-#: Loop-fusible ops that are not elementwise arithmetic.
+#: Loop-fusible ops that are not elementwise arithmetic. A ``dynamic_update_slice`` is a loop
+#: kernel's root only, written in place (`IN_PLACE`).
 _LOOP_MEMORY = frozenset({
     "broadcast_in_dim", "broadcast", "iota", "transpose", "slice", "dynamic_slice",
     "real_dynamic_slice", "pad", "concatenate", "reverse", "gather", "reduce_window",
-    "bitcast_convert",
+    "bitcast_convert", "dynamic_update_slice",
 })
+#: Ops XLA's GPU backend emits in place (``InPlaceDynamicUpdateSliceFusion``,
+#: xla/service/gpu/fusions/in_place_dynamic_update_slice.cc): the result aliases operand 0, only
+#: the update is written, and the op is the root of a loop kernel that computes its update.
+IN_PLACE = frozenset({"dynamic_update_slice"})
 _GEMMS = frozenset({"dot", "dot_general", "convolution"})
 _CONTROL = frozenset({"while", "case", "if"})
 _CALLS = frozenset({"call", "manual_computation"})
@@ -158,6 +163,10 @@ class Scope:
                 env.update(zip(op.results, yielded))
             elif name in _VIEWS and len(op.results) == 1 and len(op.operands) == 1:
                 env[op.results[0]] = ins[0]
+            elif name == "optimization_barrier" and len(op.results) == len(op.operands):
+                # An identity on each operand: XLA's GPU pipeline removes it before fusion
+                # (OptimizationBarrierExpander turns it into control dependencies).
+                env.update(zip(op.results, ins))
             elif name in _VIEWS:  # tuple plumbing: results stand for the operands' traffic
                 for result, rtype in zip(op.results, op.result_types):
                     self._define(env, result, rtype)
