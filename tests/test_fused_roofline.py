@@ -316,3 +316,26 @@ def test_dynamic_update_slice_of_a_library_result_is_a_kernel_of_its_own(tmp_pat
     assert (dot.kind, update.kind, negate.kind) == (Kind.GEMM, Kind.LOOP, Kind.LOOP)
     assert update.bytes == MiB + 4 + MiB  # the dot's result and one index read, the update written
     assert negate.bytes == 2 * 8 * MiB
+
+
+def test_a_leading_dynamic_slice_is_read_in_place_by_every_dot_it_feeds(tmp_path):
+    """A scan's per-layer slice of stacked weights (only the major-most dimension cut) fuses into
+    each Triton GEMM that reads it, as XLA's GemmFusion does; a slice of an inner dimension does
+    not, and is a kernel of its own."""
+    stack = "tensor<8x512x512xf32>"
+    path = module(tmp_path, f"""
+    %w = stablehlo.dynamic_slice %s, %i, %z, %z, sizes = [1, 512, 512]
+        : ({stack}, {I32}, {I32}, {I32}) -> tensor<1x512x512xf32>
+    %r = stablehlo.reshape %w : (tensor<1x512x512xf32>) -> {T}
+    %0 = stablehlo.dot_general %a, %r, contracting_dims = [1] x [0] : ({T}, {T}) -> {T}
+    %1 = stablehlo.dot_general %b, %r, contracting_dims = [1] x [0] : ({T}, {T}) -> {T}
+    %c = stablehlo.dynamic_slice %s, %z, %i, %z, sizes = [8, 64, 512]
+        : ({stack}, {I32}, {I32}, {I32}) -> tensor<8x64x512xf32>
+    return %0, %1, %c : {T}, {T}, tensor<8x64x512xf32>""",
+                  f"%s: {stack}, %a: {T}, %b: {T}, %i: {I32}, %z: {I32}",
+                  f"{T}, {T}, tensor<8x64x512xf32>")
+    gemms = [k for k in kernels(path) if k.kind is Kind.GEMM]
+    assert [[op.short_name for op in k.ops] for k in gemms] == [["dynamic_slice", "dot_general"]] * 2
+    assert all(k.bytes == 3 * MiB + 8 for k in gemms)  # the 1 MiB slice, an operand, the result
+    (inner,) = [k for k in kernels(path) if k.kind is not Kind.GEMM]
+    assert [op.short_name for op in inner.ops] == ["dynamic_slice"]

@@ -10,6 +10,7 @@ from hespas_py.estimate.fusion.attention import FlashPlan
 from hespas_py.estimate.fusion.convolution import CONV_FORWARD, conv_kind
 from hespas_py.estimate.fusion.kernel import Kind
 from hespas_py.estimate.fusion.scope import IN_PLACE, OpClass, Scope
+from hespas_py.mlir.ops import Op
 
 #: Ops XLA never duplicates into several consumers (instruction_fusion's IsExpensive, plus ops
 #: that re-read operand elements).
@@ -48,6 +49,22 @@ _KIND_OF = {
 #: Sibling kernels merge only around a shared value at least this large (XLA merges siblings to
 #: save reads; for tiny values the extra kernel inputs are not worth it).
 _MIN_SHARED_BYTES = 1 << 16
+
+
+#: Index types a Triton GEMM fusion takes for a dynamic slice of its operand.
+_SLICE_INDEX_TYPES = frozenset({"i8", "i16", "i32"})
+
+
+def _leading_dynamic_slice(op: Op) -> bool:
+    """Whether ``op`` is a ``dynamic_slice`` that a dot's Triton GEMM fusion reads in place: it
+    cuts only the major-most (leading, in XLA's default layout) dimension, with 8- to 32-bit
+    signed indices (``legacy_triton::IsTritonSupportedDynamicSlice``, XLA's triton_support.cc).
+    A scan's per-layer slice of its stacked weights is one."""
+    if op.short_name != "dynamic_slice" or not op.result_types:
+        return False
+    source, result = op.operand_types[0].shape, op.result_types[0].shape
+    return (len(source) == len(result) and source[1:] == result[1:]
+            and all(t.dtype in _SLICE_INDEX_TYPES for t in op.operand_types[1:]))
 
 
 @dataclass(slots=True)
@@ -123,12 +140,15 @@ class Planner:
                 if not self._accepts(g, c, i):
                     return False
                 targets.add(g)
-        if len(targets) > 1 and (name in _EXPENSIVE or not self._duplication_pays(i, targets)):
+        operand = [self.nodes[c].cls is OpClass.GEMM or c in self.prologue for c in consumers]
+        # Every GEMM fusion takes its own copy of an operand producer (XLA's GemmFusion clones
+        # producers into each Triton fusion); other kernels share one only where it pays.
+        if len(targets) > 1 and not all(operand) and (
+                name in _EXPENSIVE or not self._duplication_pays(i, targets)):
             return False
         for g in targets:
             self._join(g, i)
-            if self.groups[g].kind is Kind.GEMM and any(
-                    self.nodes[c].cls is OpClass.GEMM or c in self.prologue for c in consumers):
+            if self.groups[g].kind is Kind.GEMM and any(operand):
                 self.prologue.add(i)
         return True
 
@@ -172,9 +192,9 @@ class Planner:
         if kind is not Kind.GEMM:
             return False
         if self.nodes[consumer].cls is OpClass.GEMM or consumer in self.prologue:
-            convolution = any(self.nodes[m].op.short_name == "convolution"
-                              for m in self.groups[g].members)
-            return name in (_CONV_OPERAND_FOLDABLE if convolution else _OPERAND_FOLDABLE)
+            if any(self.nodes[m].op.short_name == "convolution" for m in self.groups[g].members):
+                return name in _CONV_OPERAND_FOLDABLE
+            return name in _OPERAND_FOLDABLE or _leading_dynamic_slice(self.nodes[producer].op)
         return name in _EPILOGUE
 
     def _fuse_epilogue(self, i: int) -> bool:
