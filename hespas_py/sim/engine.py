@@ -11,12 +11,12 @@ from __future__ import annotations
 import heapq
 from collections import deque
 
-from hespas_py.sim.collectives import (ALL_GATHER, ALL_REDUCE, ALL_TO_ALL, ANTICLOCKWISE, GENERAL,
-                                       CLOCKWISE, PACKET_RECEIVED, REDUCE_SCATTER, STREAM_INIT,
-                                       LogicalRing, LogicalTopology, machine_topology,
-                                       make_algorithm)
+from hespas_py.sim.collectives import (ALL_GATHER, ALL_REDUCE, ALL_TO_ALL, GENERAL,
+                                       PACKET_RECEIVED, REDUCE_SCATTER, STREAM_INIT, make_algorithm)
 from hespas_py.sim.config import IMPLEMENTATION_KEYS, Algorithm, NetworkConfig, SystemConfig
 from hespas_py.sim.errors import Rejected
+from hespas_py.sim.topology import (ANTICLOCKWISE, CLOCKWISE, LogicalRing, LogicalTopology,
+                                    machine_topology)
 
 #: Tag offset of collective messages (ASTRA-sim's FrontEndSendRecvType::COLLECTIVE).
 COLLECTIVE_TAG_OFFSET = 500_000_000
