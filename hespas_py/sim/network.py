@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import heapq
 
-from hespas_py.sim.config import NetworkConfig
 from hespas_py.sim.errors import Rejected
+from hespas_py.sim.machine import NetworkConfig
 
 
 class EventQueue:

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Mapping
 
 from hespas_py.chakra.schema import NodeType
-from hespas_py.sim.config import NetworkConfig, SystemConfig
+from hespas_py.sim.machine import NetworkConfig, SystemConfig
 from hespas_py.sim.network import EventQueue, Network
 from hespas_py.sim.result import SimResult
 from hespas_py.sim.system import CommGroup, Sys

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from hespas_py.sim.collectives import (ALL_GATHER, ALL_REDUCE, ALL_TO_ALL, REDUCE_SCATTER,
                                        make_algorithm)
-from hespas_py.sim.config import IMPLEMENTATION_KEYS, Algorithm, NetworkConfig, SystemConfig
 from hespas_py.sim.errors import Rejected
+from hespas_py.sim.machine import IMPLEMENTATION_KEYS, Algorithm, NetworkConfig, SystemConfig
 from hespas_py.sim.network import EventQueue, Network
 from hespas_py.sim.streams import DataSet, Phase, QueueLevel, Stream
 from hespas_py.sim.topology import LogicalRing, LogicalTopology, machine_topology
