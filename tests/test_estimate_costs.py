@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from hespas_py.estimate.costs import (
-    FAMILIES, TENSOR, VECTOR, op_bytes, op_family, op_flops, op_work)
+from hespas_py.estimate.costs import op_bytes, op_family, op_flops, op_work
+from hespas_py.estimate.work import FAMILIES, TENSOR, VECTOR
 from hespas_py.mlir.ops import Op, Region, TensorType
 
 _ids = itertools.count(1000)

@@ -16,7 +16,7 @@ from hespas_py.chakra.schema import CollectiveCommType as Coll
 from hespas_py.chakra.schema import NodeType
 from hespas_py.errors import HespasError
 from hespas_py.sim import NetworkConfig, load_system_dir, simulate
-from hespas_py.sim.config import system_from_dict
+from hespas_py.sim.inputs import system_from_dict
 from hespas_py.sim.synthetic import write_identical_trace_set, write_trace_set
 
 AR, AG, RS, A2A = Coll.ALL_REDUCE, Coll.ALL_GATHER, Coll.REDUCE_SCATTER, Coll.ALL_TO_ALL

@@ -6,8 +6,8 @@ import dataclasses
 
 import pytest
 
-from hespas_py.sim.config import (PRESETS_DIR, Algorithm, NetworkConfig, SystemConfig,
-                                  load_system_dir)
+from hespas_py.sim.config import PRESETS_DIR, load_system_dir
+from hespas_py.sim.machine import Algorithm, NetworkConfig, SystemConfig
 from hespas_py.sweep.variants import apply_variant
 from sweep_helpers import SMALL_SPEC, hespas, write_spec
 

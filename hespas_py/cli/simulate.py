@@ -54,7 +54,7 @@ def _print_table(result: SimResult) -> None:
 def _run_astra_sim(binary: Optional[str], prefix: str, files: dict, groups: Optional[Path],
                    num_npus: int) -> SimResult:
     from hespas_py.sim.astra import AstraSimInputs, run_astra_sim
-    from hespas_py.sim.config import RemoteMemoryConfig
+    from hespas_py.sim.machine import RemoteMemoryConfig
 
     if binary is None:
         raise HespasError(f"{prefix}: --backend astra-sim needs --astra-sim BIN")

@@ -3,6 +3,8 @@
 Every estimator that needs op counts (roofline, fused_roofline, ...) reads them from here, so one
 place decides how an op is counted. `op_work` never fails: an op it does not know gets the
 memory-bound fallback (its operands and results cross memory once, no FLOPs) and is flagged.
+This module picks the rule per op and holds all but the linear-algebra rules
+(`hespas_py.estimate.linalg_costs`); the `Work` they return is `hespas_py.estimate.work`'s.
 
 Conventions (each is one decision, applied everywhere):
 
@@ -29,121 +31,22 @@ Conventions (each is one decision, applied everywhere):
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from functools import lru_cache
+from collections.abc import Callable
 
-from hespas_py.mlir.ops import DTYPE_BYTES, Op, Region, TensorType
+from hespas_py.estimate.linalg_costs import (cholesky_work, convolution_work, dot_work,
+                                             factorization, fft_work, triangular_solve_work)
+from hespas_py.estimate.work import (Work, attr_ints, combine, costliest, fallback, io_bytes,
+                                     kernel_work)
+from hespas_py.mlir.ops import Op, Region, TensorType
 from hespas_py.split.blocks import COLLECTIVES
 
-TENSOR = "tensor"
-VECTOR = "vector"
 
-
-@dataclass(frozen=True, slots=True)
-class Work:
-    """What one op (or region) costs, independent of any hardware.
-
-    Attributes:
-        flops: ``(unit, dtype, flops)`` shares: the unit (``"tensor"`` or ``"vector"``) and the
-            element type that set the rate, once per (unit, dtype) pair.
-        bytes: bytes moved to and from device memory.
-        family: the op's cost family (see `FAMILIES`).
-        fallback: True when the op itself is unknown and got the memory-bound fallback.
-        notes: why the count is approximate (unknown trip count, unknown nested op, ...), once each.
-    """
-
-    flops: tuple[tuple[str, str, float], ...]
-    bytes: float
-    family: str
-    fallback: bool = False
-    notes: tuple[str, ...] = ()
-
-    @property
-    def total_flops(self) -> float:
-        """All FLOPs, whatever their unit."""
-        return sum(share[2] for share in self.flops)
-
-
-#: Cost families `op_family` returns, with what they hold.
-FAMILIES: Mapping[str, str] = {
-    "free": "views and bookkeeping (reshape, bitcast, constant, tuple, return, ...): no work",
-    "elementwise": "1 FLOP per result element on the vector unit",
-    "reduction": "reduce, reduce_window, select_and_scatter, sort, map: computation x applications",
-    "tensor": "dot, dot_general, convolution: 2 FLOPs per multiply-add on the tensor unit",
-    "memory": "data movement (broadcast, transpose, pad, slice, gather, scatter, ...): bytes only",
-    "linalg": "cholesky, triangular_solve, fft and solver custom calls",
-    "random": "rng, rng_bit_generator and RNG custom calls: 1 FLOP per generated element",
-    "control": "while, case, if, call, fusion, manual_computation: the cost of their regions",
-    "collective": "a collective inside a compute block: its local memory traffic only",
-    "unknown": "memory-bound fallback: operand + result bytes, no FLOPs; reported",
-}
-
-
-# ----------------------------------------------------------------------------------- helpers
-
-
-def _io_bytes(op: Op) -> float:
-    return float(sum(t.nbytes for t in op.operand_types) + sum(t.nbytes for t in op.result_types))
-
-
-def _dtype(op: Op) -> str:
-    """The element type that names an op's: its first operand's, else its first result's."""
-    for t in (*op.operand_types, *op.result_types):
-        if t.elements:
-            return t.elements[0].dtype
-        if t.is_array:
-            return t.dtype
-    return "f32"
-
-
-def _widest_input_dtype(op: Op, count: int = 2) -> str:
-    """Element type of the widest of the first ``count`` operands (ties: the first)."""
-    best = _dtype(op)
-    for t in op.operand_types[:count]:
-        if DTYPE_BYTES.get(t.dtype, 0) > DTYPE_BYTES.get(best, 0):
-            best = t.dtype
-    return best
-
-
-def _work(op: Op, family: str, flops: float = 0.0, nbytes: float | None = None,
-          unit: str = VECTOR, dtype: str | None = None, notes: tuple[str, ...] = ()) -> Work:
-    shares = ((unit, dtype or _dtype(op), float(flops)),) if flops else ()
-    return Work(shares, _io_bytes(op) if nbytes is None else float(nbytes), family, notes=notes)
-
-
-def _combine(works: Iterable[Work], family: str, nbytes: float | None = None,
-             scale: float = 1.0, notes: tuple[str, ...] = ()) -> Work:
-    """Sum of ``works`` times ``scale``; bytes replaced by ``nbytes`` when given."""
-    shares: dict[tuple[str, str], float] = {}
-    total_bytes = 0.0
-    all_notes: dict[str, None] = dict.fromkeys(notes)
-    for w in works:
-        for unit, dtype, flops in w.flops:
-            shares[(unit, dtype)] = shares.get((unit, dtype), 0.0) + flops
-        total_bytes += w.bytes
-        all_notes.update(dict.fromkeys(w.notes))
-    return Work(
-        tuple((u, d, f * scale) for (u, d), f in shares.items() if f),
-        (total_bytes * scale) if nbytes is None else float(nbytes), family,
-        notes=tuple(all_notes))
-
-
-def _costliest(works: Sequence[Work]) -> Work:
-    """Bytes and each FLOP share maximised separately over alternative branches."""
-    shares: dict[tuple[str, str], float] = {}
-    notes: dict[str, None] = {}
-    for w in works:
-        for unit, dtype, flops in w.flops:
-            shares[(unit, dtype)] = max(shares.get((unit, dtype), 0.0), flops)
-        notes.update(dict.fromkeys(w.notes))
-    return Work(tuple((u, d, f) for (u, d), f in shares.items() if f),
-                max((w.bytes for w in works), default=0.0), "control", notes=tuple(notes))
+# ----------------------------------------------------------------------------------- regions
 
 
 def region_work(region: Region) -> Work:
     """Sum of the work of a region's ops (each op its own kernel)."""
-    return _combine((op_work(op) for op in region.ops), "control")
+    return combine((op_work(op) for op in region.ops), "control")
 
 
 def _computation_flops(op: Op, index: int = 0) -> float:
@@ -151,13 +54,6 @@ def _computation_flops(op: Op, index: int = 0) -> float:
     if index < len(op.regions):
         return region_work(op.regions[index]).total_flops
     return 1.0
-
-
-def _attr_ints(op: Op, key: str, rank: int, default: int) -> tuple[int, ...]:
-    value = op.attrs.get(key)
-    if value is None:
-        return (default,) * rank
-    return tuple(int(v) for v in value)
 
 
 # ----------------------------------------------------------------------------------- handlers
@@ -168,40 +64,41 @@ def _free(op: Op) -> Work:
 
 
 def _elementwise(op: Op) -> Work:
-    return _work(op, "elementwise", sum(t.num_elements for t in op.result_types[:1]))
+    return kernel_work(op, "elementwise", sum(t.num_elements for t in op.result_types[:1]))
 
 
 def _per_element(flops_per_element: float) -> Callable[[Op], Work]:
     """Elementwise-like ops doing a fixed amount of work per operand element (batch norm)."""
     def handler(op: Op) -> Work:
-        return _work(op, "elementwise", flops_per_element * op.operand_types[0].num_elements)
+        return kernel_work(op, "elementwise", flops_per_element * op.operand_types[0].num_elements)
     return handler
 
 
 def _map(op: Op) -> Work:
-    return _work(op, "reduction", op.result_types[0].num_elements * _computation_flops(op))
+    return kernel_work(op, "reduction", op.result_types[0].num_elements * _computation_flops(op))
 
 
 def _memory(op: Op) -> Work:
-    return _work(op, "memory")
+    return kernel_work(op, "memory")
 
 
 def _slice(op: Op) -> Work:
     """Reads only the kept part: 2 x result, plus any index operands."""
     index_bytes = sum(t.nbytes for t in op.operand_types[1:])
-    return _work(op, "memory", nbytes=2 * op.result_types[0].nbytes + index_bytes)
+    return kernel_work(op, "memory", nbytes=2 * op.result_types[0].nbytes + index_bytes)
 
 
 def _dynamic_update_slice(op: Op) -> Work:
     """In place: read the update, write it into the operand; indices are read too."""
     update, indices = op.operand_types[1], op.operand_types[2:]
-    return _work(op, "memory", nbytes=2 * update.nbytes + sum(t.nbytes for t in indices))
+    return kernel_work(op, "memory", nbytes=2 * update.nbytes + sum(t.nbytes for t in indices))
 
 
 def _gather(op: Op) -> Work:
     """Reads the gathered rows (as many as it writes) and the indices."""
     indices = op.operand_types[1] if len(op.operand_types) > 1 else TensorType((), "i32")
-    return _work(op, "memory", nbytes=2 * sum(t.nbytes for t in op.result_types) + indices.nbytes)
+    return kernel_work(op, "memory",
+                       nbytes=2 * sum(t.nbytes for t in op.result_types) + indices.nbytes)
 
 
 def _scatter(op: Op) -> Work:
@@ -211,27 +108,29 @@ def _scatter(op: Op) -> Work:
     updates = op.operand_types[n_inputs + 1:]
     update_elements = sum(t.num_elements for t in updates)
     nbytes = (indices.nbytes if indices else 0) + 3 * sum(t.nbytes for t in updates)
-    return _work(op, "memory", update_elements // max(len(updates), 1) * _computation_flops(op),
-                 nbytes=nbytes)
+    return kernel_work(op, "memory",
+                       update_elements // max(len(updates), 1) * _computation_flops(op),
+                       nbytes=nbytes)
 
 
 def _reduce(op: Op) -> Work:
     """Every input element is combined once: input elements x computation FLOPs."""
-    return _work(op, "reduction", op.operand_types[0].num_elements * _computation_flops(op))
+    return kernel_work(op, "reduction", op.operand_types[0].num_elements * _computation_flops(op))
 
 
 def _reduce_window(op: Op) -> Work:
     rank = len(op.operand_types[0].shape)
-    window = math.prod(_attr_ints(op, "window_dimensions", rank, 1))
-    return _work(op, "reduction", op.result_types[0].num_elements * window * _computation_flops(op))
+    window = math.prod(attr_ints(op, "window_dimensions", rank, 1))
+    return kernel_work(op, "reduction",
+                       op.result_types[0].num_elements * window * _computation_flops(op))
 
 
 def _select_and_scatter(op: Op) -> Work:
     """Per source element: one select over the window, one scatter computation."""
     rank = len(op.operand_types[0].shape)
-    window = math.prod(_attr_ints(op, "window_dimensions", rank, 1))
+    window = math.prod(attr_ints(op, "window_dimensions", rank, 1))
     per_source = window * _computation_flops(op, 0) + _computation_flops(op, 1)
-    return _work(op, "reduction", op.operand_types[1].num_elements * per_source)
+    return kernel_work(op, "reduction", op.operand_types[1].num_elements * per_source)
 
 
 def _sort(op: Op) -> Work:
@@ -240,105 +139,18 @@ def _sort(op: Op) -> Work:
     dim = int(op.attrs.get("sort_dimension", op.attrs.get("dimension", -1)))
     n = t.shape[dim] if t.shape else 1
     compares = t.num_elements * math.ceil(math.log2(n)) if n > 1 else 0
-    return _work(op, "reduction", compares * _computation_flops(op))
-
-
-def _dot(op: Op) -> Work:
-    lhs = op.operand_types[0]
-    if op.short_name == "dot":
-        contracting = lhs.shape[-1] if lhs.shape else 1
-    else:
-        numbers = op.attrs.get("dot_dimension_numbers")
-        if numbers is None:
-            return _fallback(op, "dot_general without dot_dimension_numbers")
-        contracting = math.prod(lhs.shape[d] for d in numbers.get("lhs_contracting_dimensions", ()))
-    flops = 2 * op.result_types[0].num_elements * contracting
-    return _work(op, "tensor", flops, unit=TENSOR, dtype=_widest_input_dtype(op))
-
-
-@lru_cache(maxsize=4096)
-def _valid_taps(in_size: int, kernel: int, out: int, stride: int, pad_lo: int, lhs_dil: int,
-                rhs_dil: int) -> int:
-    """Kernel taps, summed over output positions, that land on a real input element (not on
-    padding nor on an lhs-dilation hole) along one spatial dimension."""
-    dilated = (in_size - 1) * lhs_dil + 1
-    taps = 0
-    for tap in range(kernel):
-        offset = tap * rhs_dil - pad_lo  # output position o reads dilated input o * stride + offset
-        first = max(0, -(offset // stride))
-        end = min(out, (dilated - 1 - offset) // stride + 1)
-        if lhs_dil == 1:
-            taps += max(0, end - first)
-        else:
-            taps += sum((o * stride + offset) % lhs_dil == 0 for o in range(first, end))
-    return taps
-
-
-def _convolution(op: Op) -> Work:
-    """2 x (output batch x output features) x kernel input features x valid taps.
-
-    The kernel's input-feature size is already the input features / ``feature_group_count``; with
-    ``batch_group_count`` > 1 each output feature reads one batch group, which the smaller output
-    batch already reflects. Taps on padding or lhs-dilation holes (transposed convolutions) do no
-    work and are not counted, as in XLA's cost analysis.
-    """
-    numbers = op.attrs.get("dimension_numbers")
-    if numbers is None:
-        return _fallback(op, "convolution without dimension_numbers")
-    lhs, rhs, out = op.operand_types[0], op.operand_types[1], op.result_types[0]
-    in_spatial = numbers["input_spatial_dimensions"]
-    k_spatial = numbers["kernel_spatial_dimensions"]
-    out_spatial = numbers["output_spatial_dimensions"]
-    rank = len(in_spatial)
-    strides = _attr_ints(op, "window_strides", rank, 1)
-    lhs_dil = _attr_ints(op, "lhs_dilation", rank, 1)
-    rhs_dil = _attr_ints(op, "rhs_dilation", rank, 1)
-    padding = op.attrs.get("padding") or ((0, 0),) * rank
-    taps = 1
-    for i in range(rank):
-        taps *= _valid_taps(lhs.shape[in_spatial[i]], rhs.shape[k_spatial[i]],
-                            out.shape[out_spatial[i]], strides[i], int(padding[i][0]),
-                            lhs_dil[i], rhs_dil[i])
-    batch_features = (out.shape[numbers["output_batch_dimension"]]
-                      * out.shape[numbers["output_feature_dimension"]])
-    kernel_in = rhs.shape[numbers["kernel_input_feature_dimension"]]
-    flops = 2 * batch_features * kernel_in * taps
-    return _work(op, "tensor", flops, unit=TENSOR, dtype=_widest_input_dtype(op))
-
-
-def _matrix_batch(t: TensorType) -> tuple[int, int]:
-    """(batch, n) of a [..., n, n]-shaped operand."""
-    n = t.shape[-1] if t.shape else 1
-    return max(t.num_elements // max(n * n, 1), 1), n
-
-
-def _cholesky(op: Op) -> Work:
-    batch, n = _matrix_batch(op.operand_types[0])
-    return _work(op, "linalg", batch * n ** 3 / 3)
-
-
-def _triangular_solve(op: Op) -> Work:
-    """Each right-hand-side element needs n multiply-adds against the n x n triangle."""
-    _, n = _matrix_batch(op.operand_types[0])
-    return _work(op, "linalg", op.operand_types[1].num_elements * n)
-
-
-def _fft(op: Op) -> Work:
-    """5 N log2 N per transform of length N (the classic radix-2 count)."""
-    lengths = op.attrs.get("fft_length")
-    t = max((*op.operand_types, *op.result_types), key=lambda t: t.num_elements)
-    n = math.prod(lengths) if lengths else (t.shape[-1] if t.shape else 1)
-    return _work(op, "linalg", 5 * t.num_elements * math.log2(n) if n > 1 else 0)
+    return kernel_work(op, "reduction", compares * _computation_flops(op))
 
 
 def _random(op: Op) -> Work:
-    return _work(op, "random", sum(t.num_elements for t in op.result_types),
-                 dtype=op.result_types[-1].dtype)
+    return kernel_work(op, "random", sum(t.num_elements for t in op.result_types),
+                       dtype=op.result_types[-1].dtype)
 
 
 def _collective(op: Op) -> Work:
-    return _work(op, "collective",
-                 notes=(f"{op.name} inside a compute block: only its local memory traffic counted",))
+    return kernel_work(
+        op, "collective",
+        notes=(f"{op.name} inside a compute block: only its local memory traffic counted",))
 
 
 def _while(op: Op) -> Work:
@@ -347,29 +159,24 @@ def _while(op: Op) -> Work:
     if trip is None:
         trip = 1
         notes = (f"{op.name}: trip count unknown, body counted once",)
-    return _combine((region_work(r) for r in op.regions), "control", scale=float(trip),
-                    notes=notes)
+    return combine((region_work(r) for r in op.regions), "control", scale=float(trip),
+                   notes=notes)
 
 
 def _branches(op: Op) -> Work:
-    return _costliest([region_work(r) for r in op.regions])
+    return costliest([region_work(r) for r in op.regions])
 
 
 def _regions_or_fallback(op: Op) -> Work:
     """Ops whose cost is their region's (call, manual_computation, composite)."""
     if not op.regions:
-        return _fallback(op, f"{op.name} without a body")
-    return _combine((region_work(r) for r in op.regions), "control")
+        return fallback(op, f"{op.name} without a body")
+    return combine((region_work(r) for r in op.regions), "control")
 
 
 def _fusion(op: Op) -> Work:
     """One kernel: its body's FLOPs, only its external operand and result bytes."""
-    return _combine((region_work(r) for r in op.regions), "control", nbytes=_io_bytes(op))
-
-
-def _fallback(op: Op, reason: str | None = None) -> Work:
-    notes = (reason,) if reason else ()
-    return Work((), _io_bytes(op), "unknown", fallback=True, notes=notes)
+    return combine((region_work(r) for r in op.regions), "control", nbytes=io_bytes(op))
 
 
 # ------------------------------------------------------------------------------ custom calls
@@ -388,27 +195,19 @@ def _top_k(op: Op) -> Work:
     """A full pass over the input with log2(k) comparisons per element."""
     k = op.result_types[0].shape[-1] if op.result_types and op.result_types[0].shape else 1
     flops = op.operand_types[0].num_elements * max(math.ceil(math.log2(k)), 1)
-    return _work(op, "reduction", flops)
-
-
-def _factorization(flops_per_n3: float) -> Callable[[Op], Work]:
-    """Dense factorizations of [..., n, n] matrices (LU, QR, eigen): flops_per_n3 x n^3 each."""
-    def handler(op: Op) -> Work:
-        batch, n = _matrix_batch(op.operand_types[0])
-        return _work(op, "linalg", flops_per_n3 * batch * n ** 3)
-    return handler
+    return kernel_work(op, "reduction", flops)
 
 
 #: Substrings of solver / RNG / top-k custom_call targets (LAPACK, cuSOLVER, hipSOLVER, XLA),
 #: checked in order, with their handlers.
 _TARGET_PATTERNS: tuple[tuple[str, Callable[[Op], Work]], ...] = (
-    ("potrf", _cholesky),
-    ("trsm", _triangular_solve),
-    ("getrf", _factorization(2 / 3)),
-    ("geqrf", _factorization(4 / 3)),
-    ("syevd", _factorization(9.0)),
-    ("heevd", _factorization(9.0)),
-    ("gesdd", _factorization(22.0)),
+    ("potrf", cholesky_work),
+    ("trsm", triangular_solve_work),
+    ("getrf", factorization(2 / 3)),
+    ("geqrf", factorization(4 / 3)),
+    ("syevd", factorization(9.0)),
+    ("heevd", factorization(9.0)),
+    ("gesdd", factorization(22.0)),
     ("threefry", _random),
     ("philox", _random),
     ("topk", _top_k),
@@ -425,7 +224,7 @@ def _custom_call(op: Op) -> Work:
     for pattern, handler in _TARGET_PATTERNS:
         if pattern in lowered:
             return handler(op)
-    return _fallback(op, f"custom_call target {target!r} unknown: memory-bound fallback")
+    return fallback(op, f"custom_call target {target!r} unknown: memory-bound fallback")
 
 
 # ------------------------------------------------------------------------------- dispatch
@@ -471,8 +270,8 @@ _HANDLERS: dict[str, Callable[[Op], Work]] = {
     "gather": _gather, "dynamic_gather": _gather, "scatter": _scatter,
     "reduce": _reduce, "reduce_window": _reduce_window,
     "select_and_scatter": _select_and_scatter, "sort": _sort, "map": _map, "top_k": _top_k,
-    "dot": _dot, "dot_general": _dot, "convolution": _convolution,
-    "cholesky": _cholesky, "triangular_solve": _triangular_solve, "fft": _fft,
+    "dot": dot_work, "dot_general": dot_work, "convolution": convolution_work,
+    "cholesky": cholesky_work, "triangular_solve": triangular_solve_work, "fft": fft_work,
     "rng": _random, "rng_bit_generator": _random, "rng_uniform": _random, "rng_normal": _random,
     "batch_norm_inference": _per_element(4.0),
     "batch_norm_training": _per_element(7.0),
@@ -488,11 +287,11 @@ def op_work(op: Op) -> Work:
     """The work of ``op`` (never raises: unknown or malformed ops get the fallback)."""
     handler = _HANDLERS.get(op.short_name)
     if handler is None:
-        return _fallback(op)
+        return fallback(op)
     try:
         return handler(op)
     except (KeyError, IndexError, TypeError, ValueError, ZeroDivisionError) as exc:
-        return _fallback(op, f"{op.name}: malformed ({type(exc).__name__}: {exc}); fallback used")
+        return fallback(op, f"{op.name}: malformed ({type(exc).__name__}: {exc}); fallback used")
 
 
 def op_flops(op: Op) -> float:
@@ -506,5 +305,5 @@ def op_bytes(op: Op) -> float:
 
 
 def op_family(op: Op) -> str:
-    """The cost family of ``op`` (a key of `FAMILIES`)."""
+    """The cost family of ``op`` (a key of `work.FAMILIES`)."""
     return op_work(op).family

@@ -1,7 +1,7 @@
 """The roofline estimator: each op is bound by its compute or by its memory traffic.
 
 Per op, ``time = max(sum(flops_i / rate_i), bytes / memory_bandwidth)`` over its FLOP shares
-(see `costs.Work`); a block's time is the sum over its ops (each op is its own kernel; an
+(see `work.Work`); a block's time is the sum over its ops (each op is its own kernel; an
 ``mhlo.fusion`` is one). Rates:
 
 - tensor-unit work (dot, convolution) runs at ``per_dtype_flops[<input element type>]``; an f32
@@ -24,7 +24,8 @@ from typing import ClassVar, Mapping
 
 from hespas_py.errors import HespasError
 from hespas_py.estimate.base import Estimate, Estimator, Hardware, OpCost, register
-from hespas_py.estimate.costs import TENSOR, Work, op_work
+from hespas_py.estimate.costs import op_work
+from hespas_py.estimate.work import TENSOR, Work
 from hespas_py.fast_init import fast_constructor
 from hespas_py.mlir.ops import Op
 from hespas_py.split.blocks import Block

@@ -17,9 +17,10 @@ from pathlib import Path
 from typing import Mapping
 
 from hespas_py.chakra.schema import NodeType
-from hespas_py.sim.config import NetworkConfig, SystemConfig
-from hespas_py.sim.engine import CommGroup, EventQueue, Network, Sys
+from hespas_py.sim.machine import NetworkConfig, SystemConfig
+from hespas_py.sim.network import EventQueue, Network
 from hespas_py.sim.result import SimResult
+from hespas_py.sim.system import CommGroup, Sys
 from hespas_py.sim.trace import Trace, TraceNode, index_trace
 from hespas_py.sim.workload import Workload, group_id, run_full, run_workloads
 

@@ -7,9 +7,9 @@ from typing import Mapping, Sequence
 
 from hespas_py.errors import HespasError
 from hespas_py.gc_pause import gc_paused
-from hespas_py.sim.config import (NetworkConfig, RemoteMemoryConfig, SystemConfig,
-                                  load_comm_groups)
 from hespas_py.sim.errors import Rejected
+from hespas_py.sim.inputs import load_comm_groups
+from hespas_py.sim.machine import NetworkConfig, RemoteMemoryConfig, SystemConfig
 from hespas_py.sim.replicate import NotSymmetric, replicable, run_replicated
 from hespas_py.sim.result import SimResult
 from hespas_py.sim.trace import Trace, load_traces, trace_paths

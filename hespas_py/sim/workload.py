@@ -14,10 +14,12 @@ from typing import Mapping
 
 from hespas_py.chakra.schema import CollectiveCommType, NodeType, enum_name
 from hespas_py.sim.collectives import ALL_GATHER, ALL_REDUCE, ALL_TO_ALL, REDUCE_SCATTER
-from hespas_py.sim.config import NetworkConfig, SystemConfig, leading_int
-from hespas_py.sim.engine import CommGroup, EventQueue, Network, Sys
 from hespas_py.sim.errors import Rejected
+from hespas_py.sim.inputs import leading_int
+from hespas_py.sim.machine import NetworkConfig, SystemConfig
+from hespas_py.sim.network import EventQueue, Network
 from hespas_py.sim.result import DeviceResult, merged_length
+from hespas_py.sim.system import CommGroup, Sys
 from hespas_py.sim.trace import COMM, CPU, GPU, RECV, Trace, TraceNode
 
 #: Tag range of trace-level sends/receives (ASTRA-sim's NATIVE tags).

@@ -18,7 +18,7 @@ from typing import Any
 
 from hespas_py.errors import HespasError
 from hespas_py.pipeline import GenConfig
-from hespas_py.sim.config import NetworkConfig, SystemConfig
+from hespas_py.sim.machine import NetworkConfig, SystemConfig
 
 
 def digest(*parts: Any) -> str:

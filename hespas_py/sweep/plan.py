@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from hespas_py.pipeline import GenConfig
-from hespas_py.sim.config import NetworkConfig, SystemConfig
+from hespas_py.sim.machine import NetworkConfig, SystemConfig
 from hespas_py.sweep.keys import file_digest, machine_key, point_key, trace_key
 from hespas_py.sweep.spec import NodeConfig, Split, SweepSpec, Workload
 from hespas_py.sweep.variants import apply_variant

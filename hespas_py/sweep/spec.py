@@ -26,7 +26,7 @@ import yaml
 
 from hespas_py.errors import HespasError
 from hespas_py.estimate.base import Hardware
-from hespas_py.sim.config import SystemSetup
+from hespas_py.sim.machine import SystemSetup
 from hespas_py.sweep.variants import check_dimensions, check_variants
 
 #: Estimator of a spec that names none (the one `hespas accuracy` reports by default).

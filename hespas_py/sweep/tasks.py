@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from hespas_py.errors import HespasError
-from hespas_py.sim.config import NetworkConfig, SystemConfig
+from hespas_py.sim.machine import NetworkConfig, SystemConfig
 from hespas_py.sweep.keys import file_digest
 from hespas_py.sweep.plan import TraceJob
 
@@ -123,7 +123,7 @@ def make_traces(job: TraceJob) -> TraceFiles | Failure:
 
 def _parsed(traces: TraceFiles) -> tuple[list, dict]:
     """(per-device parsed traces, comm groups) of a trace set, parsed once per process."""
-    from hespas_py.sim.config import load_comm_groups
+    from hespas_py.sim.inputs import load_comm_groups
     from hespas_py.sim.trace import load_traces
 
     if traces.key in _parsed_sets:

@@ -23,8 +23,9 @@ from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
 from hespas_py.errors import HespasError
-from hespas_py.sim.config import (ALGORITHMS, IMPLEMENTATION_KEYS, TOPOLOGIES, NetworkConfig,
-                                  SystemConfig, parse_algorithm)
+from hespas_py.sim.inputs import parse_algorithm
+from hespas_py.sim.machine import (ALGORITHMS, IMPLEMENTATION_KEYS, TOPOLOGIES, NetworkConfig,
+                                   SystemConfig)
 
 Machine = tuple[SystemConfig, NetworkConfig]
 

@@ -8,12 +8,13 @@ import itertools
 from collections import Counter
 from typing import Collection, Iterator, Sequence
 
-from hespas_py.estimate.costs import TENSOR, op_work
+from hespas_py.estimate.costs import op_work
 from hespas_py.estimate.fusion.attention import flash_kernel
 from hespas_py.estimate.fusion.convolution import conv_channel_padding, conv_kind, gemm_mnk
 from hespas_py.estimate.fusion.kernel import Kernel, Kind
 from hespas_py.estimate.fusion.planner import Planner
 from hespas_py.estimate.fusion.scope import IN_PLACE, OpClass, Scope
+from hespas_py.estimate.work import TENSOR
 from hespas_py.mlir.ops import Op, Region, TensorType
 from hespas_py.split.blocks import Block
 

@@ -1,0 +1,210 @@
+"""ASTRA-sim's input files, read and validated into `hespas_py.sim.machine`'s dataclasses:
+network.yml, system.json, remote_memory.json and comm_group.json.
+
+Keys and defaults follow ASTRA-sim's analytical backend and system layer. Keys that only switch its
+logging (``trace-enabled``, ``track-local-mem``, ``local-mem-trace-filename``, ``boost-mode``) are
+accepted and ignored; features this simulator does not model (the LogGP shared bus, custom
+collective algorithms) are rejected with a `HespasError` instead of being silently mis-simulated.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any, Mapping
+
+import yaml
+
+from hespas_py.errors import HespasError
+from hespas_py.sim.machine import (ALGORITHMS, IMPLEMENTATION_KEYS, TOPOLOGIES, Algorithm,
+                                   NetworkConfig, RemoteMemoryConfig, SystemConfig)
+
+_UNSUPPORTED_SYSTEM_KEYS = (
+    "all-reduce-implementation-custom", "all-gather-implementation-custom",
+    "reduce-scatter-implementation-custom", "all-to-all-implementation-custom",
+    "per-node-custom-implementation",
+)
+
+
+#: What system.json leaves out takes these values.
+_DEFAULTS = SystemConfig()
+
+
+def read_input(path: Path) -> bytes:
+    """A whole input file; a missing or unreadable one is a `HespasError`."""
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        raise HespasError(f"{path}: no such file") from None
+    except OSError as exc:
+        raise HespasError(f"{path}: cannot read ({exc.strerror})") from None
+
+
+def _read_text(path: Path) -> str:
+    try:
+        return read_input(path).decode()
+    except UnicodeDecodeError:
+        raise HespasError(f"{path}: not a text file") from None
+
+
+def _read_json(path: Path) -> Any:
+    try:
+        return json.loads(_read_text(path))
+    except json.JSONDecodeError as exc:
+        raise HespasError(f"{path}: not JSON ({exc.msg} at line {exc.lineno})") from None
+
+
+def _number_list(path: Path, doc: Mapping, key: str, kind: type) -> tuple:
+    value = doc.get(key)
+    if not isinstance(value, list) or not value:
+        raise HespasError(f"{path}: '{key}' must be a non-empty list")
+    try:
+        if kind is int and any(isinstance(v, float) and not v.is_integer() for v in value):
+            raise ValueError
+        return tuple(kind(v) for v in value)
+    except (TypeError, ValueError):
+        raise HespasError(f"{path}: '{key}' must hold numbers, got {value}") from None
+
+
+def load_network(path: str | Path) -> NetworkConfig:
+    """Read an analytical network.yml (keys topology, npus_count, bandwidth, latency)."""
+    path = Path(path)
+    try:
+        doc = yaml.safe_load(_read_text(path))
+    except yaml.YAMLError as exc:
+        raise HespasError(f"{path}: not YAML ({str(exc).splitlines()[0]})") from None
+    if not isinstance(doc, dict):
+        raise HespasError(f"{path}: expected a mapping with topology, npus_count, bandwidth, latency")
+    topology = doc.get("topology")
+    if not isinstance(topology, list) or not topology:
+        raise HespasError(f"{path}: 'topology' must be a non-empty list")
+    for name in topology:
+        if name not in TOPOLOGIES:
+            raise HespasError(f"{path}: topology {name!r} not supported (use {', '.join(TOPOLOGIES)})")
+    network = NetworkConfig(tuple(topology), _number_list(path, doc, "npus_count", int),
+                            _number_list(path, doc, "bandwidth", float),
+                            _number_list(path, doc, "latency", float))
+    dims = len(network.topology)
+    for key in ("npus_count", "bandwidth", "latency"):
+        if len(getattr(network, key)) != dims:
+            raise HespasError(f"{path}: length of {key} ({len(getattr(network, key))}) doesn't "
+                              f"match the {dims} dimension(s) of topology")
+    if any(n <= 1 for n in network.npus_count):
+        raise HespasError(f"{path}: npus_count {list(network.npus_count)}: each must be larger than 1")
+    if any(b <= 0 for b in network.bandwidth):
+        raise HespasError(f"{path}: bandwidth {list(network.bandwidth)}: each must be positive")
+    if any(lat < 0 for lat in network.latency):
+        raise HespasError(f"{path}: latency {list(network.latency)}: each must be non-negative")
+    return network
+
+
+def leading_int(text: str) -> int | None:
+    """The integer ``text`` starts with (blanks and a sign allowed), as C++'s ``std::stoi``
+    reads it; None when it starts with none."""
+    match = re.match(r"\s*[+-]?\d+", text)
+    return None if match is None else int(match.group())
+
+
+def parse_algorithm(text: str) -> Algorithm:
+    """``ring``, ``direct8``, ``oneHalvingDoubling``... -> `Algorithm` (ValueError if unknown)."""
+    for prefix in ("oneDirect", "direct"):
+        if text.startswith(prefix):
+            suffix = text[len(prefix):]
+            if not suffix:
+                return Algorithm(prefix)
+            digits = leading_int(suffix[:5])
+            if digits is None:
+                raise ValueError(text)
+            return Algorithm(prefix, digits)
+    if text in ALGORITHMS:
+        return Algorithm(text)
+    raise ValueError(text)
+
+
+def _number(path: Path, doc: Mapping, key: str, default: float) -> float:
+    """``doc[key]`` (``default`` when absent), which must be a JSON number."""
+    value = doc.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise HespasError(f"{path}: '{key}' must be a number, got {value!r}")
+    return value
+
+
+def system_from_dict(doc: Mapping, path: Path) -> SystemConfig:
+    """Build a `SystemConfig` from a parsed system.json (``path`` names it in errors)."""
+    if not isinstance(doc, Mapping):
+        raise HespasError(f"{path}: expected a JSON object")
+    for key in _UNSUPPORTED_SYSTEM_KEYS:
+        if key in doc:
+            raise HespasError(f"{path}: '{key}' (custom collective algorithms) is not supported")
+    if doc.get("model-shared-bus", 0) not in (0, False):
+        raise HespasError(f"{path}: 'model-shared-bus' 1 (the LogGP bus model) is not supported")
+    policy = doc.get("scheduling-policy", _DEFAULTS.scheduling_policy)
+    if policy not in ("LIFO", "FIFO", "EXPLICIT"):
+        raise HespasError(f"{path}: unknown scheduling-policy {policy!r} (LIFO, FIFO or EXPLICIT)")
+    optimization = doc.get("collective-optimization", _DEFAULTS.collective_optimization)
+    if optimization not in ("baseline", "localBWAware"):
+        raise HespasError(f"{path}: unknown collective-optimization {optimization!r} "
+                          "(baseline or localBWAware)")
+    implementations = {}
+    for collective, key in IMPLEMENTATION_KEYS.items():
+        if key not in doc:
+            continue
+        names = doc[key]
+        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+            raise HespasError(f"{path}: '{key}' must be a list of algorithm names")
+        try:
+            implementations[collective] = tuple(parse_algorithm(n) for n in names)
+        except ValueError as exc:
+            raise HespasError(f"{path}: '{key}': unknown collective algorithm {exc.args[0]!r} "
+                              f"(use {', '.join(ALGORITHMS)})") from None
+    return SystemConfig(
+        scheduling_policy=policy,
+        collective_optimization=optimization,
+        endpoint_delay=int(_number(path, doc, "endpoint-delay", _DEFAULTS.endpoint_delay)),
+        active_chunks_per_dimension=int(_number(path, doc, "active-chunks-per-dimension",
+                                                _DEFAULTS.active_chunks_per_dimension)),
+        preferred_dataset_splits=int(_number(path, doc, "preferred-dataset-splits",
+                                             _DEFAULTS.preferred_dataset_splits)),
+        implementations=implementations,
+        local_mem_bw=float(_number(path, doc, "local-mem-bw", _DEFAULTS.local_mem_bw)),
+        peak_perf=float(_number(path, doc, "peak-perf", _DEFAULTS.peak_perf)),
+        roofline_enabled=bool(doc.get("roofline-enabled", _DEFAULTS.roofline_enabled)),
+        replay_only=bool(doc.get("replay-only", _DEFAULTS.replay_only)),
+    )
+
+
+def load_system(path: str | Path) -> SystemConfig:
+    """Read an ASTRA-sim system.json."""
+    path = Path(path)
+    return system_from_dict(_read_json(path), path)
+
+
+def load_remote_memory(path: str | Path) -> RemoteMemoryConfig:
+    """Read an ASTRA-sim remote_memory.json."""
+    path = Path(path)
+    doc = _read_json(path)
+    if not isinstance(doc, dict):
+        raise HespasError(f"{path}: expected a JSON object")
+    memory_type = doc.get("memory-type", RemoteMemoryConfig.memory_type)
+    if not isinstance(memory_type, str):
+        raise HespasError(f"{path}: 'memory-type' must be a string")
+    return RemoteMemoryConfig(memory_type)
+
+
+def load_comm_groups(path: str | Path) -> dict[int, tuple[int, ...]]:
+    """Read comm_group.json: ``{"1": [0, 1], ...}`` -> ``{1: (0, 1), ...}`` (ids must be > 0)."""
+    path = Path(path)
+    doc = _read_json(path)
+    if not isinstance(doc, dict):
+        raise HespasError(f"{path}: expected an object of group id -> rank list")
+    groups = {}
+    for key, ranks in doc.items():
+        number = leading_int(key)
+        if number is None or number <= 0:
+            raise HespasError(f"{path}: group id {key!r} must be a positive integer")
+        if not isinstance(ranks, list) or not all(isinstance(r, int) and not isinstance(r, bool)
+                                                  for r in ranks):
+            raise HespasError(f"{path}: group {key} must list integer ranks")
+        groups[number] = tuple(ranks)
+    return groups
