@@ -1,0 +1,157 @@
+"""The steps of the scale group (scripts/models/pax_gpt.py, maxtext_llama.py): tiny configurations
+exported at 8 devices in one subprocess, their collectives (gathers and reduce-scatters inside the
+scanned layers' loop bodies, the data-parallel all-reduce on the gradient shards), the flash form
+of attention against autodiff, and the parameter counts of the published models."""
+
+from __future__ import annotations
+
+import math
+import subprocess
+import sys
+import textwrap
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+MODELS = Path(__file__).resolve().parents[1] / "scripts" / "models"
+DEVICES = 8
+FSDP4 = ((0, 1, 2, 3), (4, 5, 6, 7))
+DATA2 = ((0, 4), (1, 5), (2, 6), (3, 7))
+ALL8 = (tuple(range(8)),)
+
+# Tiny stand-ins of the published shapes: the programs' structure, not their size.
+DRIVER = textwrap.dedent("""
+    import dataclasses, sys
+    from pathlib import Path
+    sys.path.insert(0, {models!r})
+    import maxtext_llama, pax_gpt
+    from fsdp import Layout
+    from hespas_py.export import export_step
+
+    gpt = pax_gpt.Config(vocab=256, embed=32, heads=2, head_dim=16, layers=2, hidden=64, seq=16,
+                         input_dropout=0.1)
+    llama = maxtext_llama.Config(vocab=256, embed=32, heads=4, kv_heads=2, head_dim=8, layers=2, mlp=64,
+                                 rope_theta=1e4)
+    steps = {{
+        "pax_fsdp": lambda: pax_gpt.train(pax_gpt.Program("5b", Layout(2, 4, 1), "SAVE_DOT_ONLY", True), gpt),
+        "pax_dp": lambda: pax_gpt.train(pax_gpt.Program("126m", Layout(8, 1, 1), None, False),
+                                        dataclasses.replace(gpt, input_dropout=0.0)),
+        "llama": lambda: maxtext_llama.train(maxtext_llama.Program("x", 16, Layout(1, 8, 1), maxtext_llama.QKV),
+                                             llama),
+    }}
+    for name, factory in steps.items():
+        Path(sys.argv[1], name + ".mlir").write_text(export_step(factory, {devices}, name=name))
+""")
+
+
+@pytest.fixture(scope="module")
+def exports(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    out = tmp_path_factory.mktemp("scale_exports")
+    driver = DRIVER.format(models=str(MODELS), devices=DEVICES)
+    subprocess.run([sys.executable, "-c", driver, str(out)], check=True, capture_output=True, text=True)
+    return {p.stem: p.read_text() for p in out.glob("*.mlir")}
+
+
+def collectives(text: str) -> Counter:
+    """``(kind, in a while body, replica groups, result type)`` of every collective ``@main`` runs
+    (called functions followed)."""
+    from jax._src.interpreters import mlir as jax_mlir
+    from jaxlib.mlir import ir
+
+    found: Counter = Counter()
+    with jax_mlir.make_ir_context():
+        module = ir.Module.parse(text)
+        functions = {ir.StringAttr(op.attributes["sym_name"]).value: op.operation for op in module.body.operations}
+
+        def visit(op: ir.Operation, in_loop: bool) -> None:
+            kind = op.name.removeprefix("stablehlo.")
+            if kind in ("all_reduce", "all_gather", "reduce_scatter"):
+                groups = np.array(ir.DenseIntElementsAttr(op.attributes["replica_groups"])).tolist()
+                found[(kind, in_loop, tuple(map(tuple, groups)), str(op.results[0].type))] += 1
+            if op.name == "func.call":
+                visit(functions[ir.FlatSymbolRefAttr(op.attributes["callee"]).value], in_loop)
+            for region in op.regions:
+                for block in region.blocks:
+                    for inner in block.operations:
+                        visit(inner, in_loop or op.name == "stablehlo.while")
+
+        visit(functions["main"], False)
+    return found
+
+
+def kinds(found: Counter, kind: str, in_loop: bool) -> Counter:
+    return Counter({k: n for k, n in found.items() if k[0] == kind and k[1] == in_loop})
+
+
+def test_fsdp_gathers_and_reduce_scatters_every_layer_weight_inside_the_loops(exports: dict[str, str]) -> None:
+    found = collectives(exports["pax_fsdp"])
+    # qkv, out, ffn1, ffn2 of the scanned layer: gathered in the forward loop and again in the
+    # rematerialised backward loop, in bf16, over the 4 fsdp devices of each replica.
+    gathers = kinds(found, "all_gather", True)
+    assert sum(gathers.values()) == 8 and {(k[2], "bf16" in k[3]) for k in gathers} == {(FSDP4, True)}
+    scatters = kinds(found, "reduce_scatter", True)
+    assert sum(scatters.values()) == 4 and {k[2] for k in scatters} == {FSDP4}
+    # Only the shard is all-reduced across the 2 replicas, inside the backward loop.
+    shards = Counter({k[3]: n for k, n in scatters.items()})
+    across = Counter({k[3]: n for k, n in kinds(found, "all_reduce", True).items() if k[2] == DATA2})
+    assert shards <= across
+    # Embedding and position embedding, outside the loops.
+    assert sum(kinds(found, "all_gather", False).values()) == 2
+    assert sum(kinds(found, "reduce_scatter", False).values()) == 2
+
+
+def test_one_axis_fsdp_has_no_single_device_collectives(exports: dict[str, str]) -> None:
+    found = collectives(exports["llama"])
+    # wq, wk, wv, wo, wi_0, wi_1, wo_mlp: forward and backward gathers, one reduce-scatter each.
+    assert sum(kinds(found, "all_gather", True).values()) == 14
+    assert sum(kinds(found, "reduce_scatter", True).values()) == 7
+    assert all(len(k[2][0]) == DEVICES for k in found)
+
+
+def test_pure_data_parallel_all_reduces_each_gradient_over_all_devices(exports: dict[str, str]) -> None:
+    found = collectives(exports["pax_dp"])
+    assert "stablehlo.while" not in exports["pax_dp"]  # GPT-126M's layers are not repeated
+    assert {k[0] for k in found} == {"all_reduce"} and {k[2] for k in found} == {ALL8}
+    # 2 x 12 layer parameters, embedding, position, final scale and bias, and the loss.
+    assert sum(found.values()) == 2 * 12 + 4 + 1
+
+
+def _models() -> None:
+    if str(MODELS) not in sys.path:
+        sys.path.insert(0, str(MODELS))
+
+
+def test_flash_attention_matches_autodiff_attention() -> None:
+    _models()
+    import attention
+    import jax
+    import jax.numpy as jnp
+
+    keys = jax.random.split(jax.random.key(1), 3)
+    q = jax.random.normal(keys[0], (2, 8, 4, 16), jnp.float32)
+    k, v = (jax.random.normal(key, (2, 8, 2, 16), jnp.float32) for key in keys[1:])
+
+    def total(fn):
+        return lambda *a: jnp.sum(jnp.sin(fn(*a)))
+
+    assert np.allclose(attention.flash(q, k, v), attention.dot_product(q, k, v), atol=1e-5)
+    flash = jax.grad(total(attention.flash), argnums=(0, 1, 2))(q, k, v)
+    plain = jax.grad(total(attention.dot_product), argnums=(0, 1, 2))(q, k, v)
+    for a, b in zip(flash, plain):
+        assert np.allclose(a, b, atol=1e-4)
+
+
+# Published parameter counts, billions, as scale_step_times.csv gives them.
+PUBLISHED = {("pax_gpt", "126m"): 0.125, ("pax_gpt", "5b"): 5.05, ("pax_gpt", "175b"): 174.6,
+             ("maxtext_llama", "llama3.1-8b"): 8.03, ("maxtext_llama", "llama3.1-70b"): 70.55,
+             ("maxtext_llama", "llama2-70b"): 68.98, ("maxtext_llama", "mistral-7b"): 7.24}
+
+
+@pytest.mark.parametrize(("module", "size"), sorted(PUBLISHED))
+def test_parameter_counts_are_the_published_ones(module: str, size: str) -> None:
+    _models()
+    model = __import__(module)
+    count = model.param_count(model.CONFIGS[size])
+    assert math.isclose(count / 1e9, PUBLISHED[(module, size)], rel_tol=0.01)
