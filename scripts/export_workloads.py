@@ -75,7 +75,8 @@ def scale_workloads() -> list[Workload]:
     for name, p in maxtext_llama.PROGRAMS.items():
         c = maxtext_llama.CONFIGS[p.model]
         out.append(Workload(f"maxtext_{name}", f"maxtext_llama.py:{name}", p.layout.devices,
-                            _fsdp_text(p.layout, p.seq, "scan, saves " + ",".join((maxtext_llama.LAYER_INPUT, *p.saved))),
+                            _fsdp_text(p.layout, p.seq,
+                                       "scan, saves " + ",".join((maxtext_llama.LAYER_INPUT, *p.saved))),
                             maxtext_llama.param_count(c), compressed=True))
     return out
 

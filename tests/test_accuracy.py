@@ -138,12 +138,16 @@ def test_flash_rows_get_the_group_params_their_estimator_accepts(stand_in):
     # roofline accepts f32_matmul_as_tf32, so a group may pass it; a name it lacks is not passed.
     group = dataclasses.replace(GROUPS["scale"], flash_params={"roofline": {"f32_matmul_as_tf32": True},
                                                                "fused_roofline": {"no_such_param": True}})
-    flash, plain = parse_scale(scale_table([{"row": "f"}, {"row": "p", "attention": "materialized"}]), "t", "scale")
+    table = scale_table([{"row": "f"}, {"row": "p", "attention": "materialized"}])
+    flash, plain = parse_scale(table, "t", "scale")
     assert row_params(group, flash, "roofline") == ({"f32_matmul_as_tf32": True}, "")
     assert row_params(group, plain, "roofline") == ({}, "")
-    assert row_params(group, flash, "fused_roofline") == ({}, "fused attention not modelled by fused_roofline")
-    evaluation = evaluate([group], ["roofline"], stand_in["scale"], [stand_in["workloads"]], stand_in["systems"])
-    assert {r.row.name: dict(r.params) for r in evaluation.results}["tiny fast"] == {"f32_matmul_as_tf32": True}
+    assert row_params(group, flash, "fused_roofline") == (
+        {}, "fused attention not modelled by fused_roofline")
+    evaluation = evaluate([group], ["roofline"], stand_in["scale"], [stand_in["workloads"]],
+                          stand_in["systems"])
+    params = {r.row.name: dict(r.params) for r in evaluation.results}
+    assert params["tiny fast"] == {"f32_matmul_as_tf32": True}
 
 
 def test_scale_table_rejects_bad_rows():

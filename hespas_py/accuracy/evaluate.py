@@ -62,7 +62,8 @@ class Result:
     def as_json(self) -> dict:
         r = self.row
         return {"group": r.group, "row": r.name, "system": r.system, "workload": r.workload,
-                "estimator": self.estimator, "node": self.case.node, "system_preset": self.case.system_dir.name,
+                "estimator": self.estimator, "node": self.case.node,
+                "system_preset": self.case.system_dir.name,
                 "params": dict(self.params), "measured_s": r.measured_s, "estimated_s": self.estimated_s,
                 "error": self.error, "counted": r.counted, "reason": r.reason or None,
                 "note": "; ".join(n for n in (r.note, self.unmodelled) if n) or None}
@@ -103,8 +104,9 @@ def predict(case: Case, estimator: str, params: Mapping[str, Any]) -> float:
             mlir_file=case.workload_file, output_dir=out, hardware=hardware, method=estimator,
             split_strategy="linear_split", block_lim=_NO_LIMIT))
         if result.layout.num_devices != setup.network.num_npus:
-            raise DeviceCountMismatch(f"{case.workload_file.name} runs on {result.layout.num_devices} devices, "
-                                      f"{case.system_dir.name} has {setup.network.num_npus} NPUs")
+            raise DeviceCountMismatch(
+                f"{case.workload_file.name} runs on {result.layout.num_devices} devices, "
+                f"{case.system_dir.name} has {setup.network.num_npus} NPUs")
         sim = simulate(out / TRACE_PREFIX, setup.system, setup.network, comm_groups=out / COMM_GROUP_FILE)
     return sim.step_time_ns * 1e-9
 
@@ -185,6 +187,7 @@ def evaluate(groups: Iterable[Group], estimators: Iterable[str], measured: Optio
                 skipped.append((case.row, str(exc)))
     if not results:
         raise HespasError("no measured row has a workload and presets to reproduce it")
-    summaries = {(g.name, name): Summary.of([r for r in results if r.row.group == g.name and r.estimator == name])
+    summaries = {(g.name, name): Summary.of([r for r in results
+                                             if r.row.group == g.name and r.estimator == name])
                  for g in groups for name in names}
     return Evaluation(results, summaries, skipped)

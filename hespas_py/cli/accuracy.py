@@ -37,7 +37,8 @@ def print_table(evaluation: Evaluation) -> None:
     from rich.table import Table
 
     table = Table(title="estimated vs measured step time")
-    for column in ("group", "row", "system", "estimator", "counted", "measured (s)", "estimated (s)", "error"):
+    for column in ("group", "row", "system", "estimator", "counted", "measured (s)", "estimated (s)",
+                   "error"):
         table.add_column(column, justify="right" if "(" in column or column == "error" else "left")
     for r in evaluation.results:
         counted = "yes" if r.row.counted else f"no: {r.row.reason}"
@@ -56,7 +57,8 @@ def print_table(evaluation: Evaluation) -> None:
 
 @app.command("accuracy")
 def accuracy(
-    json_out: bool = typer.Option(False, "--json", help="Print rows, group figures and skipped rows as JSON."),
+    json_out: bool = typer.Option(False, "--json",
+                                  help="Print rows, group figures and skipped rows as JSON."),
     plot: Optional[Path] = typer.Option(None, "--plot", help="Draw measured vs estimated here."),
     group_names: Optional[list[str]] = typer.Option(
         None, "--group", help=f"Group to evaluate (repeatable; {', '.join(GROUPS)} or all; default hespas)."),

@@ -1,14 +1,19 @@
-"""Causal attention with grouped key/value heads, in two forms.
+"""Causal attention with grouped key/value heads, as the published runs computed it.
 
-``dot_product``: plain autodiff; the softmax probabilities are residuals of the backward pass
-(what XLA runs without a fused attention kernel).
+``dot_product``: plain autodiff, the softmax probabilities a residual of the backward pass (what
+XLA runs without a fused attention kernel; Pax GPT-126M).
 
-``flash``: the dataflow of a flash-attention kernel (cuDNN/Transformer Engine fused attention,
-Pallas splash attention) written in plain ops: the forward keeps only its output and the
-row-wise log-sum-exp, and the backward recomputes the scores from them. The ops still
-materialise the score matrix; an estimator that recognises the pattern costs each pass as one
-fused kernel. Being a ``custom_vjp``, its output is not a dot, so remat policies that save dots
-recompute the whole attention in the backward pass, as they do around the real kernels.
+``flash``: the same ops with a flash-attention kernel's residuals (cuDNN / Transformer Engine
+fused attention, Pallas splash attention): a ``custom_vjp`` that keeps only q, k and v, whose
+backward pass is the autodiff backward of ``dot_product`` recomputing the scores and the softmax
+first, as a flash backward kernel does. Whatever the layer's remat policy saves (dots, names),
+no score-shaped value is a residual (a nested ``jax.checkpoint`` would not do: an outer policy
+that saves dots saves the inner dots too). A policy that saves names recomputes the attention
+forward in the backward pass unless it names the output (``context``), as around the real
+kernel; one that saves every dot keeps the output of the last dot, where the run's kernel output
+(not a dot) would be recomputed: two score-sized matmuls of nine fewer per layer. The ops still
+materialise the score matrix; ``fused_roofline`` with ``fused_attention`` recognises them and
+costs each pass as one flash kernel.
 
 Shapes: ``q [batch, seq, heads, head_dim]`` (already scaled), ``k``/``v [batch, seq, kv_heads,
 head_dim]``; the result has ``q``'s shape and dtype.
@@ -22,55 +27,33 @@ import jax.numpy as jnp
 F32 = jnp.float32
 
 
-def _grouped(q: jax.Array, kv_heads: int) -> jax.Array:
-    """``q`` as ``[batch, seq, kv_heads, group, head_dim]``."""
-    b, s, h, d = q.shape
-    return q.reshape(b, s, kv_heads, h // kv_heads, d)
-
-
-def _masked_scores(q: jax.Array, k: jax.Array) -> jax.Array:
-    """Causal scores ``[batch, kv_heads, group, q_seq, k_seq]`` in f32."""
-    scores = jnp.einsum("bqkgd,bskd->bkgqs", _grouped(q, k.shape[2]), k, preferred_element_type=F32)
-    causal = jnp.tril(jnp.ones((q.shape[1], k.shape[1]), dtype=bool))
-    return jnp.where(causal, scores, jnp.finfo(F32).min)
-
-
-def _context(probs: jax.Array, v: jax.Array, like: jax.Array) -> jax.Array:
-    out = jnp.einsum("bkgqs,bskd->bqkgd", probs.astype(v.dtype), v, preferred_element_type=F32)
-    return out.reshape(like.shape).astype(like.dtype)
-
-
 def dot_product(q: jax.Array, k: jax.Array, v: jax.Array) -> jax.Array:
-    """Causal attention by autodiff (probabilities saved for the backward pass)."""
-    return _context(jax.nn.softmax(_masked_scores(q, k), axis=-1), v, q)
+    """Causal attention by autodiff; query heads grouped onto the shared key/value heads."""
+    b, s, h, d = q.shape
+    grouped = q.reshape(b, s, k.shape[2], h // k.shape[2], d)
+    scores = jnp.einsum("bqkgd,bskd->bkgqs", grouped, k, preferred_element_type=F32)
+    # An additive mask of traced iotas: its transpose needs no residual, so the mask stays an iota
+    # comparison inside each loop body (as a flash kernel generates it) instead of a score-shaped
+    # constant carried through the loops.
+    rows = jax.lax.broadcasted_iota(jnp.int32, (s, k.shape[1]), 0)
+    causal = rows >= jax.lax.broadcasted_iota(jnp.int32, (s, k.shape[1]), 1)
+    probs = jax.nn.softmax(scores + jnp.where(causal, 0.0, jnp.finfo(F32).min).astype(F32), axis=-1)
+    out = jnp.einsum("bkgqs,bskd->bqkgd", probs.astype(v.dtype), v, preferred_element_type=F32)
+    return out.reshape(q.shape).astype(q.dtype)
 
 
 @jax.custom_vjp
 def flash(q: jax.Array, k: jax.Array, v: jax.Array) -> jax.Array:
-    """Causal attention with a flash kernel's residuals (output and log-sum-exp only)."""
-    return _flash_forward(q, k, v)[0]
+    """``dot_product`` with only q, k and v kept for the backward pass."""
+    return dot_product(q, k, v)
 
 
 def _flash_forward(q: jax.Array, k: jax.Array, v: jax.Array) -> tuple[jax.Array, tuple[jax.Array, ...]]:
-    scores = _masked_scores(q, k)
-    peak = jnp.max(scores, axis=-1, keepdims=True)
-    weights = jnp.exp(scores - peak)
-    total = jnp.sum(weights, axis=-1, keepdims=True)
-    out = _context(weights / total, v, q)
-    return out, (q, k, v, out, peak + jnp.log(total))
+    return dot_product(q, k, v), (q, k, v)
 
 
 def _flash_backward(residuals: tuple[jax.Array, ...], d_out: jax.Array) -> tuple[jax.Array, ...]:
-    q, k, v, out, log_sum_exp = residuals
-    probs = jnp.exp(_masked_scores(q, k) - log_sum_exp)
-    g_out = _grouped(d_out, k.shape[2])
-    d_v = jnp.einsum("bkgqs,bqkgd->bskd", probs.astype(v.dtype), g_out, preferred_element_type=F32)
-    d_probs = jnp.einsum("bqkgd,bskd->bkgqs", g_out, v, preferred_element_type=F32)
-    row = jnp.einsum("bqkgd,bqkgd->bkgq", g_out.astype(F32), _grouped(out, k.shape[2]).astype(F32))
-    d_scores = (probs * (d_probs - row[..., None])).astype(q.dtype)
-    d_q = jnp.einsum("bkgqs,bskd->bqkgd", d_scores, k, preferred_element_type=F32)
-    d_k = jnp.einsum("bkgqs,bqkgd->bskd", d_scores, _grouped(q, k.shape[2]), preferred_element_type=F32)
-    return d_q.reshape(q.shape).astype(q.dtype), d_k.astype(k.dtype), d_v.astype(v.dtype)
+    return jax.vjp(dot_product, *residuals)[1](d_out)
 
 
 flash.defvjp(_flash_forward, _flash_backward)

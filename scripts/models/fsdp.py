@@ -21,6 +21,7 @@ moments kept in the parameters' dtype.
 from __future__ import annotations
 
 import dataclasses
+import math
 from typing import Any, Callable, Optional
 
 import jax
@@ -79,6 +80,11 @@ def is_param(x: Any) -> bool:
     return isinstance(x, Param)
 
 
+def count(params: Any) -> int:
+    """Number of scalars in a pytree of `Param`."""
+    return sum(math.prod(p.shape) for p in jax.tree.leaves(params, is_leaf=is_param))
+
+
 def specs(params: Any, layout: Layout) -> Any:
     """The ``PartitionSpec`` of every parameter."""
 
@@ -105,7 +111,8 @@ def whole(shard: jax.Array, dim: Optional[int], layout: Layout) -> jax.Array:
     return x
 
 
-def gather_all(shards: dict[str, jax.Array], params: dict[str, Param], layout: Layout) -> dict[str, jax.Array]:
+def gather_all(shards: dict[str, jax.Array], params: dict[str, Param],
+               layout: Layout) -> dict[str, jax.Array]:
     """`whole` of every parameter of one layer."""
     return {name: whole(shards[name], params[name].dim, layout) for name in shards}
 

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import math
 from typing import Any, Optional
 
 import jax
@@ -27,7 +26,9 @@ import jax.numpy as jnp
 from jax.ad_checkpoint import checkpoint_name
 
 import attention
-from fsdp import COMPUTE, Layout, Param, cross_entropy, gather_all, scan_layers, stacked, train_step, whole
+from fsdp import (COMPUTE, Layout, Param, count, cross_entropy, gather_all, scan_layers, stacked, train_step,
+                  whole)
+from llama import rms_norm, rope  # the same RMSNorm and RoPE as the 4-device LLaMA-3 steps
 
 
 @dataclasses.dataclass(frozen=True)
@@ -84,7 +85,8 @@ def _fsdp(devices: int, batch: int) -> Layout:
     return Layout(1, devices, batch)
 
 
-_8B_SAVED = (*QKV, "out_proj")  # llama3_1_8b_8192*, mistral_7b: decoder_layer_input, out_proj, q/k/v offloaded
+# llama3_1_8b_8192*, mistral_7b: decoder_layer_input, out_proj, query/key/value_proj offloaded.
+_8B_SAVED = (*QKV, "out_proj")
 _70B_SAVED = QKV  # llama3_1_70b_8192*: decoder_layer_input, q/k/v offloaded
 PROGRAMS = {
     # maxtext benchmarks/maxtext_trillium_model_configs.py @ tpu-recipes-v0.1.4, per device batch as run.
@@ -129,23 +131,7 @@ def params(c: Config) -> dict[str, Any]:
 
 def param_count(c: Config) -> int:
     """Number of trainable parameters."""
-    return sum(math.prod(p.shape) for p in jax.tree.leaves(params(c), is_leaf=lambda x: isinstance(x, Param)))
-
-
-def rms_norm(x: jax.Array, scale: jax.Array, eps: float) -> jax.Array:
-    x32 = x.astype(jnp.float32)
-    normed = x32 * jax.lax.rsqrt(jnp.mean(x32 * x32, axis=-1, keepdims=True) + eps)
-    return (normed * scale.astype(jnp.float32)).astype(x.dtype)
-
-
-def rope(x: jax.Array, theta: float) -> jax.Array:
-    """Rotary position embedding of ``x [batch, seq, heads, head_dim]``."""
-    half = x.shape[-1] // 2
-    timescale = theta ** (jnp.arange(half, dtype=jnp.float32) * 2 / x.shape[-1])
-    angles = jnp.arange(x.shape[1], dtype=jnp.float32)[:, None] / timescale
-    sin, cos = jnp.sin(angles)[None, :, None, :], jnp.cos(angles)[None, :, None, :]
-    first, second = jnp.split(x.astype(jnp.float32), 2, axis=-1)
-    return jnp.concatenate([first * cos - second * sin, second * cos + first * sin], axis=-1).astype(x.dtype)
+    return count(params(c))
 
 
 def decoder_layer(c: Config, x: jax.Array, p: dict[str, jax.Array]) -> jax.Array:
@@ -164,7 +150,8 @@ def decoder_layer(c: Config, x: jax.Array, p: dict[str, jax.Array]) -> jax.Array
     return x + checkpoint_name((jax.nn.silu(gate) * up) @ p["wo_mlp"], "mlpwo")
 
 
-def loss(c: Config, program: Program, shards: dict[str, Any], tokens: jax.Array, targets: jax.Array) -> jax.Array:
+def loss(c: Config, program: Program, shards: dict[str, Any], tokens: jax.Array,
+         targets: jax.Array) -> jax.Array:
     """Mean next-token cross-entropy (per-device program)."""
     layout = program.layout
     x = jax.nn.one_hot(tokens, c.vocab, dtype=COMPUTE) @ whole(shards["embedding"], 1, layout)

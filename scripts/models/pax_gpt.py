@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import math
 from typing import Any, Callable, Optional
 
 import jax
@@ -26,7 +25,8 @@ import jax.numpy as jnp
 from jax.ad_checkpoint import checkpoint_name
 
 import attention
-from fsdp import COMPUTE, Layout, Param, cross_entropy, gather_all, scan_layers, stacked, train_step, whole
+from fsdp import (COMPUTE, Layout, Param, count, cross_entropy, gather_all, scan_layers, stacked, train_step,
+                  whole)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -77,9 +77,11 @@ class Program:
 
 PROGRAMS = {
     # NVIDIA dgxc-benchmarking Synthetic5BCkpt: ICI [1, 8, 1], DCN [nodes, 1, 1], 4 per GPU.
-    **{f"gpt5b_synthetic_{8 * n}dev": Program("5b", Layout(n, 8, 4), "SAVE_DOT_ONLY", True) for n in (2, 4, 8, 16)},
+    **{f"gpt5b_synthetic_{8 * n}dev": Program("5b", Layout(n, 8, 4), "SAVE_DOT_ONLY", True)
+       for n in (2, 4, 8, 16)},
     # Synthetic175BCkpt: FSDP over 16 nodes (DCN [nodes / 16, 16, 1]), 2 per GPU.
-    **{f"gpt175b_synthetic_{128 * n}dev": Program("175b", Layout(n, 128, 2), "SAVE_QKV_OUT_PROJ", True) for n in (1, 2)},
+    **{f"gpt175b_synthetic_{128 * n}dev": Program("175b", Layout(n, 128, 2), "SAVE_QKV_OUT_PROJ", True)
+       for n in (1, 2)},
     # JAX-Toolbox GPT5BBase: ICI [1, 8, 1] x DCN [1, 32, 1], 8 per GPU.
     "gpt5b_256dev": Program("5b", Layout(1, 256, 8), "SAVE_DOT_WITH_NO_BATCH_DIM", True),
     # GPT126MBase: pure data parallel, ICI [8, 1, 1] x DCN [8, 1, 1], 4 per GPU, no flash attention.
@@ -119,7 +121,7 @@ def params(c: Config, repeated: bool) -> dict[str, Any]:
 
 def param_count(c: Config) -> int:
     """Number of trainable parameters."""
-    return sum(math.prod(p.shape) for p in jax.tree.leaves(params(c, True), is_leaf=lambda x: isinstance(x, Param)))
+    return count(params(c, True))
 
 
 def layer_norm(x: jax.Array, scale: jax.Array, bias: jax.Array, eps: float) -> jax.Array:
@@ -133,7 +135,8 @@ def layer_norm(x: jax.Array, scale: jax.Array, bias: jax.Array, eps: float) -> j
 def transformer_layer(c: Config, flash: bool, x: jax.Array, p: dict[str, jax.Array]) -> jax.Array:
     """One pre-norm layer on ``x [batch, seq, embed]`` with whole (gathered) weights ``p``."""
     h = layer_norm(x, p["ln1_scale"], p["ln1_bias"], c.norm_eps)
-    qkv = checkpoint_name(jnp.einsum("bsd,tdnh->tbsnh", h, p["qkv"]) + p["qkv_bias"][:, None, None], "combined_qkv_proj")
+    qkv = jnp.einsum("bsd,tdnh->tbsnh", h, p["qkv"]) + p["qkv_bias"][:, None, None]
+    qkv = checkpoint_name(qkv, "combined_qkv_proj")
     q, k, v = qkv[0] * jnp.asarray(c.head_dim**-0.5, COMPUTE), qkv[1], qkv[2]
     context = checkpoint_name((attention.flash if flash else attention.dot_product)(q, k, v), "context")
     x = x + checkpoint_name(jnp.einsum("bsnh,nhd->bsd", context, p["out"]) + p["out_bias"], "out_proj")
@@ -149,7 +152,8 @@ def dropout(x: jax.Array, rate: float, salt: jax.Array, layout: Layout) -> jax.A
     return jnp.where(keep, x / jnp.asarray(1.0 - rate, x.dtype), jnp.zeros_like(x))
 
 
-def loss(c: Config, program: Program, shards: dict[str, Any], tokens: jax.Array, targets: jax.Array) -> jax.Array:
+def loss(c: Config, program: Program, shards: dict[str, Any], tokens: jax.Array,
+         targets: jax.Array) -> jax.Array:
     """Mean next-token cross-entropy (per-device program)."""
     layout = program.layout
     embedding = whole(shards["embedding"], 1, layout)
