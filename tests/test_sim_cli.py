@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 from hespas_py.chakra.nodes import collective, comp
 from hespas_py.chakra.schema import CollectiveCommType as Coll
 from hespas_py.cli.main import app
-from hespas_py.sim import load_system_dir, preset_names, simulate
+from hespas_py.sim import load_system_dir, preset_names
 from hespas_py.sim.astra import parse_report
 from hespas_py.sim.config import PRESETS_DIR
 from hespas_py.sim.synthetic import write_identical_trace_set
@@ -154,12 +154,3 @@ def test_presets_cover_the_measured_systems():
             for n in names}
     assert {1, 2, 3} <= dims
 
-
-def test_every_preset_simulates_an_all_reduce(tmp_path):
-    for name in preset_names():
-        setup = load_system_dir(PRESETS_DIR / name)
-        prefix = tmp_path / name
-        write_identical_trace_set(prefix, [collective(0, Coll.ALL_REDUCE, 64 << 20)],
-                                  setup.network.num_npus)
-        result = simulate(prefix, setup.system, setup.network)
-        assert result.step_time_ns > 0, name

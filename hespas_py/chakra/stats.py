@@ -5,6 +5,10 @@ Utilisations (both at most 1 for estimators that respect their ceilings):
 - ``flops_utilization`` = total FLOPs / sum over blocks of ``time_s x peak_flops`` (each block's
   own ceiling, `Estimate.peak_flops`; blocks reporting no ceiling are left out of both sums);
 - ``memory_bandwidth_utilization`` = total bytes / (total time x the hardware's bandwidth).
+
+``attention``: ``mode`` is ``fused`` when the hardware's ``fused_attention`` param asks for
+flash-attention kernels (``fused_roofline``), else ``materialized``; ``forward`` and ``backward``
+count the flash kernels costed and their time.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from typing import Any, Mapping, Sequence
 
 from hespas_py.chakra.writer import collective_bytes
 from hespas_py.estimate.base import Estimate, Hardware, OpCost
+from hespas_py.estimate.fusion.kernel import FLASH_BACKWARD, FLASH_FORWARD
 from hespas_py.split.blocks import BlockGraph
 
 
@@ -88,4 +93,10 @@ def module_stats(graph: BlockGraph, estimates: Sequence[Estimate | None], hardwa
         "cache": dict(cache) if cache is not None else None,
         "fallback_ops": dict(fallback.most_common()),
         "notes": list(notes),
+        "attention": {
+            "mode": "fused" if hardware.params.get("fused_attention") else "materialized",
+            **{name: {"count": per_op.get(label, {}).get("count", 0),
+                      "time_s": per_op.get(label, {}).get("time_s", 0.0)}
+               for name, label in (("forward", FLASH_FORWARD), ("backward", FLASH_BACKWARD))},
+        },
     }

@@ -1,6 +1,6 @@
 """The fused roofline: a roofline per *kernel* XLA would launch, not per op.
 
-`fusion.plan_kernels` groups a block's ops into the kernels XLA's GPU compiler would emit and
+`fusion.plan_kernels` (the `hespas_py.estimate.fusion` package) groups a block's ops into the kernels XLA's GPU compiler would emit and
 counts memory traffic at kernel boundaries only. Each kernel then costs (XLA's GPU performance
 model, ``gpu_performance_model_base``)::
 
@@ -25,6 +25,15 @@ convolutions with the channels XLA pads them to for tensor cores, `fusion.conv_c
 XLA does this on CUDA GPUs from Volta on), plus roofline's ``f32_matmul_as_tf32``.
 Missing params take the defaults in `DEFAULTS` (XLA's own constants where it has one).
 
+Attention. ``fused_attention`` (default false: XLA's GPU compiler does not rewrite plain attention
+into a flash kernel by default) models the run as using fused attention kernels: each attention
+pattern of the step becomes one flash-attention kernel forward and one backward
+(`fusion.attention`), whose score matrix never reaches memory. A flash kernel's compute is its
+matmul FLOPs (causal: the blocks it computes) at the per-dtype peak times
+``attention_efficiency`` (forward) or ``attention_backward_efficiency`` (backward), both measured
+in the flash-attention benchmarks' own FLOP count, so they cover the softmax work too (default:
+``tensor_efficiency``), with the wave quantization of one thread block per 128 rows.
+
 Whole-step fusion. XLA fuses over the dataflow graph of the whole step, not over program order: a
 forward op is fused into the backward kernel that consumes it however many collectives lie
 between them in the text. `prepare` plans the kernels once over the whole step (every block's ops,
@@ -43,7 +52,8 @@ from typing import ClassVar, Hashable, Mapping
 
 from hespas_py.estimate.base import Estimate, Hardware, OpCost, register
 from hespas_py.estimate.cache import canonical_block_text
-from hespas_py.estimate.fusion import Kernel, block_outputs, plan_kernels
+from hespas_py.estimate.fusion import (FLASH_BACKWARD, FLASH_FORWARD, Kernel, Kind,
+                                       block_outputs, plan_kernels)
 from hespas_py.estimate.roofline import Roofline
 from hespas_py.mlir.ops import Op
 from hespas_py.split.blocks import Block, BlockGraph
@@ -64,6 +74,7 @@ _MIN_SPLIT_K = 512
 
 _NUMERIC_PARAMS = ("launch_overhead_s", "memory_efficiency", "tensor_efficiency",
                    "vector_efficiency", "compute_memory_overlap")
+_ATTENTION_PARAMS = ("attention_efficiency", "attention_backward_efficiency")
 
 
 @register
@@ -74,11 +85,13 @@ class FusedRoofline(Roofline):
     context_dependent = True
     param_types: ClassVar[Mapping[str, type]] = {
         **Roofline.param_types,
-        **{p: float for p in _NUMERIC_PARAMS},
+        **{p: float for p in (*_NUMERIC_PARAMS, *_ATTENTION_PARAMS)},
         "num_cores": int,
         "gemm_tile": int,
         "conv_channel_padding": bool,
-        **{f"{p}_source": str for p in (*_NUMERIC_PARAMS, "num_cores", "conv_channel_padding")},
+        "fused_attention": bool,
+        **{f"{p}_source": str for p in (*_NUMERIC_PARAMS, *_ATTENTION_PARAMS, "num_cores",
+                                        "conv_channel_padding")},
     }
 
     def __init__(self, hardware: Hardware) -> None:
@@ -92,6 +105,13 @@ class FusedRoofline(Roofline):
         self.cores = int(params["num_cores"])
         self.tile = int(params["gemm_tile"])
         self.conv_padding = bool(hardware.params.get("conv_channel_padding", False))
+        self.fused_attention = bool(hardware.params.get("fused_attention", False))
+        #: Flash kernel efficiency by `Kernel.gemm_kind`.
+        self.attention_eff = {
+            FLASH_FORWARD: float(hardware.params.get("attention_efficiency", self.tensor_eff)),
+            FLASH_BACKWARD: float(hardware.params.get("attention_backward_efficiency",
+                                                      self.tensor_eff)),
+        }
         self.step_digest = ""
         #: op key -> kernels charged to the block holding that op (whole-step plan).
         self.charged: dict[Hashable, list[Kernel]] = {}
@@ -109,7 +129,7 @@ class FusedRoofline(Roofline):
         self.step_digest = digest.hexdigest()[:16]
         self.planned_ops = set(position)
         self.charged = {}
-        for kernel in plan_kernels(ops, graph.returned):
+        for kernel in plan_kernels(ops, graph.returned, self.fused_attention):
             last = max((op for op in kernel.anchors if _op_key(op) in position),
                        key=lambda op: position[_op_key(op)], default=None)
             if last is not None:
@@ -129,18 +149,30 @@ class FusedRoofline(Roofline):
             most_splits = max(1, min(k // _MIN_SPLIT_K, math.ceil(self.cores / tiles)))
         return max(_busy_fraction(tiles * s, self.cores) for s in range(1, most_splits + 1))
 
+    def flash_waves(self, mnk: tuple[int, int, int] | None) -> float:
+        """Fraction of the cores busy over a flash kernel's waves: one thread block per
+        ``gemm_tile`` rows (FlashAttention-2 §3.2), no split along the swept sequence."""
+        if not mnk or self.cores <= 0:
+            return 1.0
+        return _busy_fraction(math.ceil(mnk[0] / self.tile), self.cores)
+
     def kernel_cost(self, kernel: Kernel) -> tuple[float, str, tuple[str, ...]]:
         """(seconds per launch, dtype of its compute rate, notes) of ``kernel``."""
         notes = dict.fromkeys(kernel.notes)
-        compute_s = (kernel.flops - kernel.tensor_flops) / self.vector_rate
+        flash = kernel.kind is Kind.ATTENTION
+        compute_s = 0.0 if flash else (kernel.flops - kernel.tensor_flops) / self.vector_rate
         dtype = kernel.ops[0].result_types[0].dtype if kernel.ops[0].result_types else ""
         if kernel.tensor_flops:
             rate, dtype, note = self.rate("tensor", kernel.tensor_dtype)
             if note:
                 notes[note] = None
-            padding = kernel.channel_padding if self.conv_padding else 1.0
-            compute_s += kernel.tensor_flops * padding / (
-                rate * self.tensor_eff * self.wave_efficiency(kernel.gemm_mnk))
+            if flash:
+                compute_s += kernel.tensor_flops / (
+                    rate * self.attention_eff[kernel.gemm_kind] * self.flash_waves(kernel.gemm_mnk))
+            else:
+                padding = kernel.channel_padding if self.conv_padding else 1.0
+                compute_s += kernel.tensor_flops * padding / (
+                    rate * self.tensor_eff * self.wave_efficiency(kernel.gemm_mnk))
         memory_s = kernel.bytes / self.bandwidth
         time_s = (self.launch_s + compute_s + memory_s
                   - self.overlap * min(compute_s, memory_s))
@@ -164,7 +196,8 @@ class FusedRoofline(Roofline):
         keys = [_op_key(op) for op in block.ops]
         if self.planned_ops and all(k in self.planned_ops for k in keys):
             return self.estimate_kernels([k for key in keys for k in self.charged.get(key, ())])
-        return self.estimate_kernels(plan_kernels(block.ops, block_outputs(block)))
+        return self.estimate_kernels(plan_kernels(block.ops, block_outputs(block),
+                                                  self.fused_attention))
 
 
 def _busy_fraction(ctas: int, cores: int) -> float:

@@ -1,0 +1,53 @@
+"""A model of the kernel fusion XLA's GPU compiler applies, run on plain (unoptimized) StableHLO.
+
+`plan_kernels` groups ops into the kernels XLA would launch and counts device-memory traffic at
+kernel boundaries only: a value produced and consumed inside one kernel never reaches HBM; a value
+crossing a boundary is written once by its producer's kernel and read once by every kernel that
+consumes it. The rules follow XLA's GPU fusion passes (``instruction_fusion``/``priority_fusion``,
+``multi_output_fusion``, the cuBLAS/cuDNN epilogue rewriters), simplified:
+
+- *Loop fusion.* Elementwise ops, ``convert``, ``broadcast_in_dim``, ``iota``, ``transpose``,
+  ``slice``/``dynamic_slice``, ``pad``, ``concatenate``, ``reverse``, ``gather`` and
+  ``reduce_window`` fuse into their consumers when every consumer can take them. A producer with
+  several consumers is duplicated into each of them (recomputed) unless it is expensive (a
+  transcendental, ``reduce_window``, ``gather``, ...), which XLA never duplicates.
+- *Input (reduction) fusion.* ``reduce`` roots a kernel that takes loop-fusible producers.
+- *Epilogue fusion.* A dot whose single consumer kernel is a pure elementwise chain (bias add,
+  activation, convert, residual add) writes only the chain's result. A convolution takes an
+  epilogue only when it is a *forward* convolution and the chain holds only what cuDNN's fused
+  conv-bias-activation runs (scale, bias/side-input add, ReLU, convert): XLA's
+  ``cudnn_fused_conv_rewriter`` matches forward cuDNN calls only, so backward-input and
+  backward-filter convolutions (`conv_kind`, XLA's ``conv_rewriter``) always write their result.
+  ``transpose``, ``reverse`` and ``convert`` producers feeding only dots fold into their
+  operands; a convolution takes only ``transpose`` and ``reverse`` (cuDNN reads its operands in
+  its own element type, so an operand ``convert`` ends its producer's kernel).
+- *Multi-output fusion.* A loop kernel whose result a reduction kernel reads merges into it, and
+  sibling loop/reduction kernels over the same iteration space that read one large value merge
+  (each joins the first sibling group it can), when no other kernel lies on a path between them
+  (XLA's cycle check) and neither uses a reduction result of the other.
+- *Boundaries.* Collectives, control flow (``while``/``case``/``if``), ``mhlo.fusion`` (already one
+  kernel), ``sort``, ``scatter``, custom calls and every other op are kernels of their own.
+  ``func.call`` bodies are inlined (XLA inlines calls before fusing); ``reshape``/``bitcast`` and
+  tuple plumbing are views; scalar and splat constants are folded into their users.
+
+Nested regions (``while`` body and condition, ``case`` branches) are planned as scopes of their
+own; a ``while`` repeats its kernels ``trip_count`` times, a ``case`` keeps its costliest branch.
+
+With ``fused_attention``, attention patterns are planned first, each as one flash-attention
+kernel forward and one backward (`attention`); the ops they hold are left out of the rules above.
+
+The package, one concern a module: `kernel` (what a kernel is), `scope` (op classes and a scope's
+flattened dataflow), `convolution` (cuDNN convolution rules and GEMM shapes), `attention` (flash
+attention patterns) with `axes` (the key axis of their scores), `planner` (the fusion decisions)
+and `cost` (each planned kernel's work and boundary traffic, nested control flow, and the entry
+points).
+"""
+
+from hespas_py.estimate.fusion.convolution import (CONV_BACKWARD_FILTER, CONV_BACKWARD_INPUT,
+                                                   CONV_FORWARD, conv_channel_padding, conv_kind)
+from hespas_py.estimate.fusion.cost import block_outputs, plan_kernels
+from hespas_py.estimate.fusion.kernel import FLASH_BACKWARD, FLASH_FORWARD, Kernel, Kind
+
+__all__ = ["CONV_BACKWARD_FILTER", "CONV_BACKWARD_INPUT", "CONV_FORWARD", "FLASH_BACKWARD",
+           "FLASH_FORWARD", "Kernel", "Kind", "block_outputs", "conv_channel_padding",
+           "conv_kind", "plan_kernels"]

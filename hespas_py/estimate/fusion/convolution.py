@@ -1,0 +1,119 @@
+"""cuDNN convolution rules XLA's GPU compiler applies (call kind, channel padding) and the GEMM
+shape of a dot or convolution, for wave quantization."""
+
+from __future__ import annotations
+
+import math
+from typing import Sequence
+
+from hespas_py.estimate.costs import op_work
+from hespas_py.mlir.ops import Op
+
+
+def gemm_mnk(op: Op) -> tuple[int, int, int] | None:
+    """(M, N, K) of a dot/convolution: N = output features (dot: rhs free dims), M = the rest of
+    the output, K = FLOPs / (2 M N)."""
+    if not op.result_types:
+        return None
+    out = op.result_types[0]
+    elements = max(out.num_elements, 1)
+    if op.short_name == "convolution":
+        numbers = op.attrs.get("dimension_numbers") or {}
+        dim = numbers.get("output_feature_dimension")
+        n = out.shape[dim] if dim is not None and out.shape else 1
+    elif op.short_name == "dot_general":
+        numbers = op.attrs.get("dot_dimension_numbers") or {}
+        rhs = op.operand_types[1]
+        skip = set(numbers.get("rhs_batching_dimensions", ())) | set(
+            numbers.get("rhs_contracting_dimensions", ()))
+        n = math.prod(d for i, d in enumerate(rhs.shape) if i not in skip)
+    else:
+        n = out.shape[-1] if out.shape else 1
+    n = max(n, 1)
+    k = max(round(op_work(op).total_flops / (2 * elements)), 1)
+    return elements // n, n, k
+
+
+#: cuDNN call kinds of a convolution (XLA's ``CudnnConvKind``).
+CONV_FORWARD = "conv_forward"
+CONV_BACKWARD_INPUT = "conv_backward_input"
+CONV_BACKWARD_FILTER = "conv_backward_filter"
+
+#: XLA pads an f16 convolution's channels only when no operand grows by more than this
+#: (``kMaxBytesTouchedBound`` in ``cudnn_pad_for_convolutions.cc``).
+_MAX_PADDING_GROWTH = 1.35
+#: Channel multiple f16 tensor-core convolutions need (``cudnn_pad_for_convolutions.cc``; NVIDIA
+#: Convolutional Layers User's Guide, "Channels In And Out").
+_F16_CHANNEL_ALIGN = 8
+
+
+def _all_one(values: Sequence[int] | None) -> bool:
+    return all(v == 1 for v in values or ())
+
+
+def conv_kind(op: Op, reversed_kernel: bool) -> str:
+    """The cuDNN call XLA's ``conv_rewriter`` turns a ``convolution`` into.
+
+    Backward filter (tried first): not forward-looking (a forward convolution keeps the batch
+    and output-feature sizes and has a kernel no larger than its output), unit strides, no input
+    dilation, and a kernel larger than the output in every spatial dimension or a dilated
+    window. Backward input: unit strides, no window dilation, one feature group, and a reversed
+    kernel (``reversed_kernel``) or a 1x1 kernel with input dilation. Anything else is forward.
+    """
+    numbers = op.attrs.get("dimension_numbers") or {}
+    if not numbers or len(op.operand_types) < 2 or not op.result_types:
+        return CONV_FORWARD
+    lhs, rhs, out = op.operand_types[0], op.operand_types[1], op.result_types[0]
+    kernel_dims = tuple(rhs.shape[d] for d in numbers["kernel_spatial_dimensions"])
+    out_dims = tuple(out.shape[d] for d in numbers["output_spatial_dimensions"])
+    unit_strides = _all_one(op.attrs.get("window_strides"))
+    input_dilated = not _all_one(op.attrs.get("lhs_dilation"))
+    window_dilated = not _all_one(op.attrs.get("rhs_dilation"))
+    grouped = (op.attrs.get("feature_group_count") or 1) > 1
+    looks_forward = (
+        lhs.shape[numbers["input_batch_dimension"]] == out.shape[numbers["output_batch_dimension"]]
+        and rhs.shape[numbers["kernel_output_feature_dimension"]]
+        == out.shape[numbers["output_feature_dimension"]]
+        and all(k <= o for k, o in zip(kernel_dims, out_dims)))
+    small_kernel = sum(k <= o for k, o in zip(kernel_dims, out_dims))
+    if (not grouped and not looks_forward and unit_strides and not input_dilated
+            and (window_dilated or (kernel_dims and small_kernel == 0))):
+        return CONV_BACKWARD_FILTER
+    if (not grouped and unit_strides and not window_dilated
+            and (reversed_kernel or (input_dilated and all(k == 1 for k in kernel_dims)))):
+        return CONV_BACKWARD_INPUT
+    return CONV_FORWARD
+
+
+def conv_channel_padding(op: Op, kind: str) -> float:
+    """Tensor-unit work of an f16 convolution after XLA pads its channels for tensor cores,
+    relative to the unpadded work (``cudnn_pad_for_convolutions.cc``).
+
+    With C input and K output channels of the forward convolution it computes: C = 3 with
+    K = 32 or 64 pads C to 4 (cuDNN has a kernel for it); otherwise C and K round up to
+    multiples of 8 unless that grows an operand by more than 35% (then no padding). Other
+    element types and grouped convolutions are not padded.
+    """
+    numbers = op.attrs.get("dimension_numbers") or {}
+    if (not numbers or not op.result_types or op.result_types[0].dtype != "f16"
+            or (op.attrs.get("feature_group_count") or 1) > 1
+            or (op.attrs.get("batch_group_count") or 1) > 1):
+        return 1.0
+    lhs, out = op.operand_types[0], op.result_types[0]
+    if kind == CONV_BACKWARD_INPUT:
+        cin = out.shape[numbers["output_feature_dimension"]]
+        cout = lhs.shape[numbers["input_feature_dimension"]]
+    elif kind == CONV_BACKWARD_FILTER:
+        cin = out.shape[numbers["output_batch_dimension"]]
+        cout = out.shape[numbers["output_feature_dimension"]]
+    else:
+        cin = lhs.shape[numbers["input_feature_dimension"]]
+        cout = out.shape[numbers["output_feature_dimension"]]
+    if cin == 3 and cout in (32, 64):
+        return 4 / 3
+
+    def align(c: int) -> int:
+        return -(-c // _F16_CHANNEL_ALIGN) * _F16_CHANNEL_ALIGN
+
+    growth = align(cin) * align(cout) / max(cin * cout, 1)
+    return growth if growth <= _MAX_PADDING_GROWTH else 1.0

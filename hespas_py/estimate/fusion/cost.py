@@ -1,0 +1,155 @@
+"""What each planned kernel computes and moves (FLOPs, bytes at kernel boundaries, GEMM shape),
+kernels of nested control flow, and the entry points `plan_kernels` and `block_outputs`."""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+from collections import Counter
+from typing import Collection, Iterator, Sequence
+
+from hespas_py.estimate.costs import TENSOR, op_work
+from hespas_py.estimate.fusion.attention import flash_kernel
+from hespas_py.estimate.fusion.convolution import conv_channel_padding, conv_kind, gemm_mnk
+from hespas_py.estimate.fusion.kernel import Kernel, Kind
+from hespas_py.estimate.fusion.planner import Planner
+from hespas_py.estimate.fusion.scope import OpClass, Scope
+from hespas_py.mlir.ops import Op, Region, TensorType
+from hespas_py.split.blocks import Block
+
+#: Loop-fusible ops that read only part of an operand (their traffic is what they keep).
+_SLICING = frozenset({"slice", "dynamic_slice", "real_dynamic_slice", "gather"})
+
+
+def planned_kernels(planner: Planner, repeat: float) -> list[Kernel]:
+    """The kernels of a fused ``planner``, in program order of their first op, each launched
+    ``repeat`` times."""
+    planned: list[tuple[int, list[Kernel]]] = []
+    for g, group in enumerate(planner.groups):
+        if not group.members:
+            continue
+        members = sorted(group.members)
+        planned.append((members[0], _kernels_of(planner, g, members, repeat)))
+    planned.sort(key=lambda item: item[0])
+    return [k for _, ks in planned for k in ks]
+
+def _kernels_of(planner: Planner, g: int, members: list[int], repeat: float) -> list[Kernel]:
+    group = planner.groups[g]
+    first = planner.nodes[members[0]]
+    if first.cls is OpClass.COLLECTIVE:
+        return []
+    if first.cls is OpClass.CONTROL:
+        return [dataclasses.replace(k, anchors=(first.anchor,))
+                for k in _control_kernels(first.op, planner.scope.fresh, repeat,
+                                          planner.flash is not None)]
+    ops = tuple(planner.nodes[m].op for m in members)
+    works = [op_work(op) for op in ops]
+    tensor = [(d, f) for w in works for unit, d, f in w.flops if unit == TENSOR]
+    notes = tuple(dict.fromkeys(n for w in works for n in w.notes))
+    if group.kind in (Kind.OPAQUE, Kind.FUSION):
+        nbytes = float(sum(w.bytes for w in works))
+    else:
+        nbytes = float(_group_bytes(planner, g, members))
+    gemm_node = next((m for m in members if planner.nodes[m].cls is OpClass.GEMM), None)
+    gemm = planner.nodes[gemm_node].op if gemm_node is not None else None
+    gemm_kind = ""
+    if gemm is not None:
+        gemm_kind = (conv_kind(gemm, planner.reversed_kernel(gemm_node))
+                     if gemm.short_name == "convolution" else "dot")
+    kernel = Kernel(
+        kind=group.kind, ops=ops, flops=sum(w.total_flops for w in works), bytes=nbytes,
+        tensor_flops=sum(f for _, f in tensor),
+        tensor_dtype=max(tensor, key=lambda t: t[1])[0] if tensor else "",
+        gemm_mnk=gemm_mnk(gemm) if gemm is not None else None,
+        gemm_kind=gemm_kind,
+        channel_padding=(conv_channel_padding(gemm, gemm_kind)
+                         if gemm_kind.startswith("conv") else 1.0),
+        anchors=tuple({id(planner.nodes[m].anchor): planner.nodes[m].anchor
+                       for m in members}.values()), count=repeat,
+        fallback=any(w.fallback for w in works), notes=notes)
+    if group.kind is Kind.ATTENTION:
+        kernel = flash_kernel(kernel, planner.flash.groups[g])
+    return [kernel]
+
+def _group_bytes(planner: Planner, g: int, members: list[int]) -> int:
+    member_set = planner.groups[g].members
+    reads: dict[int, list[int]] = {}
+    total = 0
+    for m in members:
+        node = planner.nodes[m]
+        for key in dict.fromkeys(node.inputs):
+            if key in planner.scope.folded:
+                continue
+            producer = planner.producer.get(key)
+            if producer is None or producer not in member_set:
+                reads.setdefault(key, []).append(m)
+        for key in node.outputs:
+            if planner.writer_group(key) == g and planner.materialized(key):
+                total += planner.nbytes(key)
+    for key, readers in reads.items():
+        full = planner.nbytes(key)
+        if all(planner.nodes[r].op.short_name in _SLICING for r in readers):
+            kept = sum(planner.nbytes(k) for r in readers for k in planner.nodes[r].outputs)
+            total += min(full, kept)
+        else:
+            total += full
+    return total
+
+
+def _control_kernels(op: Op, fresh: Iterator[int], repeat: float,
+                     fused_attention: bool) -> list[Kernel]:
+    """Kernels of a while (condition and body, x trip count) or of a case's costliest branch."""
+    if op.short_name == "while":
+        trip = float(op.attrs.get("trip_count") or 1)
+        kernels: list[Kernel] = []
+        for region in op.regions:
+            kernels += _plan_region(region, fresh, repeat * trip, fused_attention)
+        return kernels
+    branches = [_plan_region(r, fresh, repeat, fused_attention) for r in op.regions]
+    return max(branches, key=lambda ks: (sum(k.bytes for k in ks), sum(k.flops for k in ks)),
+               default=[])
+
+
+def _plan_region(region: Region, fresh: Iterator[int], repeat: float,
+                 fused_attention: bool) -> list[Kernel]:
+    keys = {a: next(fresh) for a in region.args}
+    scope = Scope(region.ops, keys, fresh)
+    scope.types.update((keys[a], t) for a, t in zip(region.args, region.arg_types))
+    planner = Planner(scope, scope.returned, fused_attention)
+    planner.fuse()
+    return planned_kernels(planner, repeat)
+
+
+def plan_kernels(ops: Sequence[Op], outputs: Collection[int],
+                 fused_attention: bool = False) -> list[Kernel]:
+    """The kernels XLA's GPU backend would launch for ``ops`` (one scope, program order).
+
+    ``outputs`` are the SSA ids of values read after the scope (they are written to memory even
+    when every in-scope consumer fuses them); values the ops read but do not define are inputs.
+    ``fused_attention``: attention patterns become flash-attention kernels (`attention`).
+    """
+    scope = Scope(ops, {}, itertools.count())
+    keys = {scope.env[v] for v in outputs if v in scope.env}
+    planner = Planner(scope, keys | set(scope.returned), fused_attention)
+    planner.fuse()
+    return planned_kernels(planner, 1.0)
+
+
+def block_outputs(block: Block) -> set[int]:
+    """SSA ids of the values ``block`` hands to later blocks.
+
+    Values defined in the block and not read inside it are outputs; the remaining entries of
+    ``block.outputs`` (values read both inside and after the block) are matched by type, latest
+    definition first.
+    """
+    defined: list[tuple[int, TensorType]] = [
+        (v, t) for op in block.ops for v, t in zip(op.results, op.result_types)]
+    read = {v for op in block.ops for v in (*op.operands, *op.captures)}
+    outputs = {v for v, _ in defined if v not in read}
+    wanted = Counter(block.outputs)
+    wanted.subtract(Counter(t for v, t in defined if v in outputs))
+    for v, t in reversed(defined):
+        if v not in outputs and wanted[t] > 0:
+            outputs.add(v)
+            wanted[t] -= 1
+    return outputs

@@ -1,0 +1,72 @@
+"""What a planned kernel is: its kind and the work and traffic it stands for."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+from hespas_py.mlir.ops import Op
+
+
+#: ``Kernel.gemm_kind`` of the flash-attention kernels (`Kind.ATTENTION`).
+FLASH_FORWARD = "flash_attention"
+FLASH_BACKWARD = "flash_attention_bwd"
+
+
+class Kind(enum.Enum):
+    """What a kernel does; sets which rate bounds its compute."""
+
+    GEMM = "gemm"            #: a dot/convolution (library call), with its fused epilogue
+    LOOP = "loop"            #: an elementwise loop fusion
+    REDUCTION = "reduction"  #: a reduction (input) fusion, possibly multi-output
+    OPAQUE = "opaque"        #: an unfusible op, costed as `costs.op_work` counts it
+    FUSION = "fusion"        #: an ``mhlo.fusion`` of an XLA-optimized module
+    ATTENTION = "attention"  #: a flash-attention kernel (`attention`): scores never in memory
+
+
+@dataclass(frozen=True, slots=True)
+class Kernel:
+    """One kernel launch.
+
+    Attributes:
+        kind: what it does.
+        ops: the ops it computes, in program order (an op recomputed by several kernels appears
+            in each).
+        flops: operations it performs, recomputation included.
+        bytes: device-memory bytes it reads and writes.
+        tensor_flops: the part of ``flops`` that runs on the tensor unit.
+        tensor_dtype: element type setting the tensor-unit rate ('' when none).
+        gemm_mnk: (M, N, K) of its dot/convolution, for tile quantization; of a flash kernel,
+            (rows its thread blocks split, head dim, sequence each row block sweeps); else None.
+        gemm_kind: ``dot``, or the cuDNN kind of its convolution (`conv_kind`), or the flash
+            kernel of an attention pattern (`FLASH_FORWARD`, `FLASH_BACKWARD`); '' when none.
+        channel_padding: tensor-unit work of its convolution once cuDNN pads the channels
+            (`conv_channel_padding`), relative to the unpadded work; 1.0 when not padded.
+        anchors: the ops of the planned sequence its ops belong to (an op inside an inlined call
+            or a loop body belongs to the call or loop op), in program order.
+        count: how many times it is launched (the trip counts of enclosing loops).
+        fallback: whether an op in it is unknown to `costs` and got the memory-bound fallback.
+        notes: approximations made while costing it, once each.
+    """
+
+    kind: Kind
+    ops: tuple[Op, ...]
+    flops: float
+    bytes: float
+    tensor_flops: float = 0.0
+    tensor_dtype: str = ""
+    gemm_mnk: tuple[int, int, int] | None = None
+    gemm_kind: str = ""
+    channel_padding: float = 1.0
+    anchors: tuple[Op, ...] = ()
+    count: float = 1.0
+    fallback: bool = False
+    notes: tuple[str, ...] = ()
+
+    @property
+    def label(self) -> str:
+        """Distinct op kinds it holds, in order, e.g. ``convolution+add+maximum``; a flash kernel
+        is named by its kind (``flash_attention``, ``flash_attention_bwd``)."""
+        if self.kind is Kind.ATTENTION:
+            return self.gemm_kind
+        return "+".join(dict.fromkeys(op.short_name for op in self.ops)) or self.kind.value

@@ -1,0 +1,344 @@
+"""The fusion decisions: which ops of a scope share a kernel (loop, input, epilogue and
+multi-output fusion; see the package docstring for the rules and their XLA sources)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Collection
+
+from hespas_py.estimate.fusion.attention import FlashPlan
+from hespas_py.estimate.fusion.convolution import CONV_FORWARD, conv_kind
+from hespas_py.estimate.fusion.kernel import Kind
+from hespas_py.estimate.fusion.scope import OpClass, Scope
+
+#: Ops XLA never duplicates into several consumers (instruction_fusion's IsExpensive, plus ops
+#: that re-read operand elements).
+_EXPENSIVE = frozenset({
+    "exponential", "exponential_minus_one", "log", "log_plus_one", "logistic", "tanh", "sine",
+    "cosine", "tan", "power", "atan2", "erf", "erf_inv", "erfc", "lgamma", "digamma", "cbrt",
+    "sqrt", "rsqrt", "remainder", "reduce_window", "gather", "dynamic_slice",
+})
+#: Ops a dot/convolution epilogue can hold (cuBLASLt / cuDNN fused epilogues, Triton GEMM fusion).
+_EPILOGUE = frozenset({
+    "add", "subtract", "multiply", "maximum", "minimum", "convert", "broadcast_in_dim", "select",
+    "compare", "negate", "clamp", "tanh", "logistic", "exponential", "divide",
+})
+#: Ops cuDNN's fused forward conv-bias-activation holds (``cudnn_fused_conv_rewriter``: alpha
+#: scale, bias and side-input adds, ReLU as max(x, 0), type converts; ELU/ReLU6/leaky ReLU need
+#: cuDNN runtime fusion, off by default in XLA).
+_CONV_EPILOGUE = frozenset({"add", "multiply", "maximum", "convert", "broadcast_in_dim"})
+#: Cheap producers whose own inputs a consumer kernel reads instead of their result.
+_LOOKED_THROUGH = frozenset({"broadcast_in_dim", "broadcast", "iota", "convert"})
+#: Producers that fold into a dot operand (XLA's Triton GEMM fusions take operand transposes and
+#: type converts).
+_OPERAND_FOLDABLE = frozenset({"transpose", "reverse", "convert"})
+#: Producers that fold into a convolution operand. A cuDNN convolution reads its operands in its
+#: own element type: ``conv_rewriter`` absorbs a kernel ``reverse`` into a backward-input call,
+#: but ``cudnn_fused_conv_rewriter`` fuses converts only on the output side
+#: (``FuseConvertTypeIntoConv``), so an operand convert is computed, and its narrower result
+#: written, by its producer's kernel.
+_CONV_OPERAND_FOLDABLE = frozenset({"transpose", "reverse"})
+
+_KIND_OF = {
+    OpClass.LOOP: Kind.LOOP, OpClass.REDUCE: Kind.REDUCTION, OpClass.GEMM: Kind.GEMM,
+    OpClass.OPAQUE: Kind.OPAQUE, OpClass.FUSION: Kind.FUSION, OpClass.CONTROL: Kind.OPAQUE,
+    OpClass.COLLECTIVE: Kind.OPAQUE,
+}
+
+#: Sibling kernels merge only around a shared value at least this large (XLA merges siblings to
+#: save reads; for tiny values the extra kernel inputs are not worth it).
+_MIN_SHARED_BYTES = 1 << 16
+
+
+@dataclass(slots=True)
+class _Group:
+    """One kernel being formed."""
+
+    kind: Kind
+    members: set[int] = field(default_factory=set)  # node indices
+    inputs: set[int] = field(default_factory=set)   # keys its members read
+    produced: set[int] = field(default_factory=set)  # keys its members define
+
+
+class Planner:
+    """Groups one scope's nodes into kernels and counts their traffic."""
+
+    def __init__(self, scope: Scope, outputs: Collection[int],
+                 fused_attention: bool = False) -> None:
+        self.scope = scope
+        self.nodes = scope.nodes
+        self.outputs = set(outputs)
+        self.producer: dict[int, int] = {}
+        self.users: dict[int, list[int]] = {}
+        for i, node in enumerate(self.nodes):
+            for key in node.outputs:
+                self.producer[key] = i
+            for key in dict.fromkeys(node.inputs):
+                self.users.setdefault(key, []).append(i)
+        self.groups: list[_Group] = []
+        self.node_groups: list[set[int]] = [set() for _ in self.nodes]
+        self.prologue: set[int] = set()  # nodes folded into a dot/convolution operand
+        self._read_costs: dict[int, int] = {}
+        self.succ: dict[int, set[int]] = {}
+        self.pred: dict[int, set[int]] = {}
+        #: The scope's flash-attention kernels, when attention is fused (`attention`).
+        self.flash = FlashPlan(self) if fused_attention else None
+
+    # -- greedy consumer-first fusion (XLA visits producers after their consumers)
+    def fuse(self) -> None:
+        for pattern in self.flash.patterns if self.flash is not None else ():
+            self.flash.groups[len(self.groups)] = pattern
+            self.groups.append(_Group(Kind.ATTENTION))
+            for i in sorted(pattern.members):
+                self._join(len(self.groups) - 1, i)
+        for i in reversed(range(len(self.nodes))):
+            node = self.nodes[i]
+            if self.node_groups[i]:
+                continue  # computed by a flash-attention kernel
+            if node.cls is OpClass.LOOP and self._fuse_into_consumers(i):
+                continue
+            if node.cls is OpClass.GEMM and self._fuse_epilogue(i):
+                continue
+            self._new_group(i, _KIND_OF[node.cls])
+        self._multi_output()
+
+    def _consumers(self, i: int) -> list[int] | None:
+        """Consumer nodes of node i's results; None when a result leaves the scope or is unused."""
+        consumers: list[int] = []
+        for key in self.nodes[i].outputs:
+            if key in self.outputs or key not in self.users:
+                return None
+            consumers.extend(self.users[key])
+        return consumers
+
+    def _fuse_into_consumers(self, i: int) -> bool:
+        consumers = self._consumers(i)
+        if not consumers:
+            return False
+        name = self.nodes[i].op.short_name
+        targets: set[int] = set()
+        for c in consumers:
+            for g in self.node_groups[c]:
+                if not self._accepts(g, c, i):
+                    return False
+                targets.add(g)
+        if len(targets) > 1 and (name in _EXPENSIVE or not self._duplication_pays(i, targets)):
+            return False
+        for g in targets:
+            self._join(g, i)
+            if self.groups[g].kind is Kind.GEMM and any(
+                    self.nodes[c].cls is OpClass.GEMM or c in self.prologue for c in consumers):
+                self.prologue.add(i)
+        return True
+
+    def _duplication_pays(self, i: int, targets: set[int]) -> bool:
+        """XLA's priority-fusion test for a producer with several consumer kernels: recomputing it
+        in each of them must move no more bytes than storing it once and reading it back (at a
+        tie fusing still wins: it saves the producer's kernel launch, which XLA's
+        ``GpuPerformanceModel::EstimateRunTimes`` charges to the unfused side)."""
+        node = self.nodes[i]
+        inputs = [k for k in dict.fromkeys(node.inputs) if k not in self.scope.folded]
+        stored = sum(self.nbytes(k) for k in node.outputs)
+        unfused = sum(self._read_cost(k) for k in inputs) + (1 + len(targets)) * stored
+        fused = sum(self._read_cost(k) for g in targets for k in inputs
+                    if k not in self.groups[g].inputs and k not in self.groups[g].produced)
+        return fused <= unfused
+
+    def _read_cost(self, key: int) -> int:
+        """Bytes a kernel reads to obtain ``key``, looking through the cheap producers (broadcast,
+        convert, iota) that would fuse into it."""
+        if key in self.scope.folded:
+            return 0
+        cached = self._read_costs.get(key)
+        if cached is None:
+            producer = self.producer.get(key)
+            node = self.nodes[producer] if producer is not None else None
+            if node is not None and node.op.short_name in _LOOKED_THROUGH:
+                cached = sum(self._read_cost(k) for k in dict.fromkeys(node.inputs))
+            else:
+                cached = self.nbytes(key)
+            self._read_costs[key] = cached
+        return cached
+
+    def _accepts(self, g: int, consumer: int, producer: int) -> bool:
+        """Whether kernel ``g`` can compute node ``producer``, which ``consumer`` (in g) reads."""
+        kind = self.groups[g].kind
+        name = self.nodes[producer].op.short_name
+        if kind in (Kind.LOOP, Kind.REDUCTION):
+            return True
+        if kind is Kind.ATTENTION:
+            return self.flash.absorbs(g, consumer, producer)
+        if kind is not Kind.GEMM:
+            return False
+        if self.nodes[consumer].cls is OpClass.GEMM or consumer in self.prologue:
+            convolution = any(self.nodes[m].op.short_name == "convolution"
+                              for m in self.groups[g].members)
+            return name in (_CONV_OPERAND_FOLDABLE if convolution else _OPERAND_FOLDABLE)
+        return name in _EPILOGUE
+
+    def _fuse_epilogue(self, i: int) -> bool:
+        consumers = self._consumers(i)
+        if not consumers or len(set(consumers)) != 1:
+            return False
+        groups = self.node_groups[consumers[0]]
+        if len(groups) != 1:
+            return False
+        (g,) = groups
+        group = self.groups[g]
+        allowed = _EPILOGUE
+        op = self.nodes[i].op
+        if op.short_name == "convolution":
+            if conv_kind(op, self.reversed_kernel(i)) != CONV_FORWARD:
+                return False
+            allowed = _CONV_EPILOGUE
+        if group.kind is not Kind.LOOP or any(
+                self.nodes[m].op.short_name not in allowed for m in group.members):
+            return False
+        group.kind = Kind.GEMM
+        self._join(g, i)
+        return True
+
+    def reversed_kernel(self, i: int) -> bool:
+        """Whether node i's kernel operand is a ``reverse`` (looking through converts)."""
+        key = self.nodes[i].inputs[1]
+        while (producer := self.producer.get(key)) is not None:
+            name = self.nodes[producer].op.short_name
+            if name == "reverse":
+                return True
+            if name != "convert":
+                return False
+            key = self.nodes[producer].inputs[0]
+        return False
+
+    def _new_group(self, i: int, kind: Kind) -> None:
+        self.groups.append(_Group(kind))
+        self._join(len(self.groups) - 1, i)
+
+    def _join(self, g: int, i: int) -> None:
+        group, node = self.groups[g], self.nodes[i]
+        group.members.add(i)
+        group.inputs.update(k for k in node.inputs if k not in self.scope.folded)
+        group.produced.update(node.outputs)
+        self.node_groups[i].add(g)
+
+    # -- multi-output fusion
+    def _multi_output(self) -> None:
+        shared = [k for k in self.users if self.nbytes(k) >= _MIN_SHARED_BYTES]
+        if not shared:
+            return
+        self.succ, self.pred = self._group_edges()
+        for key in sorted(shared, key=lambda k: -self.nbytes(k)):
+            candidates = {g for g in self.reader_groups(key)
+                          if self.groups[g].kind in (Kind.LOOP, Kind.REDUCTION)}
+            writer = self.writer_group(key)
+            if writer is not None and self.groups[writer].kind is Kind.LOOP:
+                candidates.add(writer)
+            by_space: dict[int, list[int]] = {}
+            for g in sorted(candidates):
+                by_space.setdefault(self._iteration_space(g), []).append(g)
+            for groups in by_space.values():
+                merged: list[int] = []
+                for g in groups:
+                    base = next((b for b in merged if self._can_merge(b, g)), None)
+                    if base is None:
+                        merged.append(g)
+                    else:
+                        self._merge(base, g)
+
+    def _iteration_space(self, g: int) -> int:
+        """Elements a kernel iterates over: a reduction's input, else its largest result."""
+        best = 0
+        for m in self.groups[g].members:
+            node = self.nodes[m]
+            if node.cls is OpClass.REDUCE:
+                return self._elements(node.inputs[0])
+            best = max([best, *(self._elements(k) for k in node.outputs)])
+        return best
+
+    def _group_edges(self) -> tuple[dict[int, set[int]], dict[int, set[int]]]:
+        """Kernel DAG: writer kernel -> reader kernel of every value crossing a boundary."""
+        succ: dict[int, set[int]] = {g: set() for g in range(len(self.groups))}
+        pred: dict[int, set[int]] = {g: set() for g in range(len(self.groups))}
+        for key in self.users:
+            writer = self.writer_group(key)
+            if writer is None:
+                continue
+            for g in self.reader_groups(key) - {writer}:
+                succ[writer].add(g)
+                pred[g].add(writer)
+        return succ, pred
+
+    def _can_merge(self, a: int, b: int) -> bool:
+        """No path between a and b through a third kernel (merging would make a cycle), and
+        neither uses a reduction result of the other (`_reads_reduction_of`)."""
+        return not (self._reaches_via_other(a, b) or self._reaches_via_other(b, a)
+                    or self._reads_reduction_of(a, b) or self._reads_reduction_of(b, a))
+
+    def _reads_reduction_of(self, src: int, dst: int) -> bool:
+        """Whether kernel ``dst`` reads a result of reduction kernel ``src``. XLA never fuses a
+        reduce into a consumer (it is not loop-fusible; the reduction emitters write it as a
+        fusion root), so a kernel cannot both compute a reduction and use its result. Not
+        modelled: Triton normalization fusions (``SoftmaxRewriterTriton``), which may."""
+        return self.groups[src].kind is Kind.REDUCTION and dst in self.succ[src]
+
+    def _reaches_via_other(self, src: int, dst: int) -> bool:
+        stack = [g for g in self.succ[src] if g != dst]
+        seen = set(stack)
+        while stack:
+            for nxt in self.succ[stack.pop()]:
+                if nxt == dst:
+                    return True
+                if nxt not in seen:
+                    seen.add(nxt)
+                    stack.append(nxt)
+        return False
+
+    def _merge(self, keep: int, drop: int) -> None:
+        kept, dropped = self.groups[keep], self.groups[drop]
+        if dropped.kind is Kind.REDUCTION:
+            kept.kind = Kind.REDUCTION
+        for m in dropped.members:
+            self.node_groups[m].discard(drop)
+            self._join(keep, m)
+        dropped.members.clear()  # a merged-away group has no members
+        for s in self.succ.pop(drop):
+            self.pred[s].discard(drop)
+            if s != keep:
+                self.succ[keep].add(s)
+                self.pred[s].add(keep)
+        for p in self.pred.pop(drop):
+            self.succ[p].discard(drop)
+            if p != keep:
+                self.pred[keep].add(p)
+                self.succ[p].add(keep)
+
+    # -- traffic accounting
+    def nbytes(self, key: int) -> int:
+        """Bytes of the value ``key`` (0 when its type is unknown)."""
+        vtype = self.scope.types.get(key)
+        return vtype.nbytes if vtype is not None else 0
+
+    def _elements(self, key: int) -> int:
+        vtype = self.scope.types.get(key)
+        return vtype.num_elements if vtype is not None else 0
+
+    def writer_group(self, key: int) -> int | None:
+        """The kernel that computes ``key`` (None for a scope input)."""
+        node = self.producer.get(key)
+        if node is None or not self.node_groups[node]:
+            return None
+        return min(self.node_groups[node])
+
+    def reader_groups(self, key: int) -> set[int]:
+        """Kernels that read ``key`` from memory (they consume it but do not compute it)."""
+        node = self.producer.get(key)
+        readers: set[int] = set()
+        for user in self.users.get(key, ()):
+            for g in self.node_groups[user]:
+                if node is None or node not in self.groups[g].members:
+                    readers.add(g)
+        return readers
+
+    def materialized(self, key: int) -> bool:
+        """Whether ``key`` is written to memory (read after the scope or by another kernel)."""
+        return key in self.outputs or bool(self.reader_groups(key))

@@ -1,0 +1,136 @@
+"""One scope of the fusion model (a block, a function body, a loop body) as a flat dataflow of
+fusion nodes, and the class of every op: calls are inlined, views alias their operand, scalar
+constants fold into their users."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import Iterable, Iterator, Sequence
+
+from hespas_py.estimate.costs import op_work
+from hespas_py.mlir.ops import Op, TensorType
+from hespas_py.split.blocks import is_collective
+
+#: Views and bookkeeping: results alias operands (no kernel, no traffic).
+_VIEWS = frozenset({
+    "reshape", "bitcast", "get_tuple_element", "tuple", "optimization_barrier",
+    "dynamic_reshape", "sharding_constraint", "reshard", "add_dependency", "domain",
+})
+#: Loop-fusible ops that are not elementwise arithmetic.
+_LOOP_MEMORY = frozenset({
+    "broadcast_in_dim", "broadcast", "iota", "transpose", "slice", "dynamic_slice",
+    "real_dynamic_slice", "pad", "concatenate", "reverse", "gather", "reduce_window",
+    "bitcast_convert",
+})
+_GEMMS = frozenset({"dot", "dot_general", "convolution"})
+_CONTROL = frozenset({"while", "case", "if"})
+_CALLS = frozenset({"call", "manual_computation"})
+_TERMINATORS = frozenset({"return", "yield"})
+
+
+class OpClass(enum.Enum):
+    """How the fusion rules treat an op."""
+
+    LOOP = 1
+    REDUCE = 2
+    GEMM = 3
+    OPAQUE = 4
+    FUSION = 5
+    CONTROL = 6
+    COLLECTIVE = 7
+
+
+def classify(op: Op) -> OpClass:
+    """The class of ``op`` (`OpClass`)."""
+    name = op.short_name
+    if is_collective(op):
+        return OpClass.COLLECTIVE
+    if name in _GEMMS:
+        return OpClass.GEMM
+    if name == "reduce":
+        return OpClass.REDUCE
+    if name == "fusion":
+        return OpClass.FUSION
+    if name in _CONTROL:
+        return OpClass.CONTROL
+    if name in _LOOP_MEMORY or op_work(op).family == "elementwise":
+        return OpClass.LOOP
+    return OpClass.OPAQUE
+
+
+def _is_folded_constant(op: Op) -> bool:
+    """Scalar and splat constants (and device ids): folded into every user, never stored."""
+    if op.short_name in ("partition_id", "replica_id"):
+        return True
+    return op.short_name == "constant" and (
+        "value" in op.attrs or all(t.num_elements <= 1 for t in op.result_types))
+
+
+@dataclass(slots=True)
+class Node:
+    """One op of a scope with the value keys it reads and defines."""
+
+    op: Op
+    cls: OpClass
+    inputs: tuple[int, ...]   # value keys read (operands, then captures)
+    outputs: tuple[int, ...]  # value keys defined
+    anchor: Op                # the op of the planned sequence it belongs to
+
+
+class Scope:
+    """One op sequence (a block, a function body, a loop body) flattened into fusion nodes."""
+
+    def __init__(self, ops: Sequence[Op], arg_keys: dict[int, int], fresh: Iterator[int]) -> None:
+        self.nodes: list[Node] = []
+        self.types: dict[int, TensorType] = {}
+        self.folded: set[int] = set()  # keys of folded constants and of tuple plumbing
+        self.constants: set[int] = set()  # keys of folded constants (and device ids)
+        self.fresh = fresh
+        #: SSA id -> key of the scope's top-level values.
+        self.env: dict[int, int] = dict(arg_keys)
+        self.returned = self._flatten(ops, self.env)
+
+    # -- flattening: calls inlined, views aliased
+    def _key(self, env: dict[int, int], value: int, vtype: TensorType | None = None) -> int:
+        if value not in env:
+            env[value] = next(self.fresh)
+            if vtype is not None:
+                self.types[env[value]] = vtype
+        return env[value]
+
+    def _flatten(self, ops: Iterable[Op], env: dict[int, int],
+                 anchor: Op | None = None) -> tuple[int, ...]:
+        returned: tuple[int, ...] = ()
+        for op in ops:
+            ins = tuple(self._key(env, v, t) for v, t in zip(op.operands, op.operand_types))
+            ins += tuple(self._key(env, v) for v in op.captures)
+            name = op.short_name
+            if name in _TERMINATORS:
+                returned = ins[:len(op.operands)]
+            elif name in _CALLS and op.regions:
+                body = op.regions[0]
+                inner = dict(env)
+                inner.update(zip(body.args, ins))
+                yielded = self._flatten(body.ops, inner, anchor or op)
+                env.update(zip(op.results, yielded))
+            elif name in _VIEWS and len(op.results) == 1 and len(op.operands) == 1:
+                env[op.results[0]] = ins[0]
+            elif name in _VIEWS:  # tuple plumbing: results stand for the operands' traffic
+                for result, rtype in zip(op.results, op.result_types):
+                    self._define(env, result, rtype)
+                    self.folded.add(env[result])
+            else:
+                outs = tuple(self._define(env, r, t) for r, t in zip(op.results, op.result_types))
+                if _is_folded_constant(op):
+                    self.folded.update(outs)
+                    self.constants.update(outs)
+                elif name != "constant":  # a dense constant is an input read from memory
+                    self.nodes.append(Node(op, classify(op), ins, outs, anchor or op))
+        return returned
+
+    def _define(self, env: dict[int, int], value: int, vtype: TensorType) -> int:
+        key = next(self.fresh)
+        env[value] = key
+        self.types[key] = vtype
+        return key

@@ -1,0 +1,381 @@
+"""Write every machine preset under configs/systems/ from one table of sourced figures.
+
+    python3 scripts/make_system_presets.py           # rewrite the presets and the README tables
+    python3 scripts/make_system_presets.py --check   # exit 1 if a committed file differs
+
+A preset is ``configs/systems/<NAME>/astra-sim/{network.yml,system.json,remote_memory.json}``.
+Every link rate below carries the figure its source quotes and the source's name; the script
+also writes the two tables between the markers of configs/systems/README.md (link figures, and
+the presets with their dimensions), whose prose explains the modelling rules coded here.
+``local-mem-bw`` and ``peak-perf`` come from the node preset a machine is built of
+(configs/nodes/<node>/roofline/config.json, sourced in configs/nodes/README.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import shutil
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from hespas_py.estimate.hardware import load_hardware  # noqa: E402
+
+SYSTEMS = REPO / "configs" / "systems"
+README = SYSTEMS / "README.md"
+TABLE_START = "<!-- {} table: written by scripts/make_system_presets.py -->"
+TABLE_END = "<!-- {} table: end -->"
+
+# Per-hop latencies (ns), modelling assumptions: README "Latencies". A Switch dimension costs
+# two hops per message (NIC to switch to NIC), a Ring or FullyConnected neighbour one.
+BOX_NS = 1000.0     # inside a box: the Hespas presets' 1 us (2 hops = NCCL's 1.9 us NVLink step)
+LEAF_NS = 2000.0    # one rail leaf switch (2 hops = NCCL's 4.0 us network ring step, LL128)
+SPINE_NS = 3000.0   # across the spine: two switch levels more than a leaf
+ICI_NS = 1000.0     # TPU ICI hop, as ASTRA-sim's own TPU network inputs
+
+#: Node counts of the multi-node GPU presets.
+NODE_COUNTS = (2, 4, 8, 16, 32, 64, 128)
+
+
+@dataclass(frozen=True)
+class Link:
+    """A sourced link rate.
+
+    Attributes:
+        gbps: GB/s per link and direction, as written into network.yml.
+        quoted: the figure as its source states it.
+        source: the public document it comes from.
+    """
+
+    gbps: float
+    quoted: str
+    source: str
+
+
+@dataclass(frozen=True)
+class Dim:
+    """One ASTRA-sim network dimension (dimension 0 innermost).
+
+    Attributes:
+        topology: Ring, Switch or FullyConnected.
+        npus: NPUs along it.
+        bandwidth: GB/s per link and direction.
+        latency: ns per hop.
+    """
+
+    topology: str
+    npus: int
+    bandwidth: float
+    latency: float
+
+
+@dataclass(frozen=True)
+class Preset:
+    """One machine.
+
+    Attributes:
+        name: folder name under configs/systems.
+        node: node preset whose HBM bandwidth and peak fill system.json.
+        dims: network dimensions, innermost first.
+        machine: what it stands for, for the README table.
+    """
+
+    name: str
+    node: str
+    dims: tuple[Dim, ...]
+    machine: str
+
+
+@dataclass(frozen=True)
+class GpuNode:
+    """An 8-GPU server model and how it scales out.
+
+    Attributes:
+        node: node preset of its GPU.
+        board4: per GPU pair and direction on the 4-GPU NVLink board (FullyConnected 4).
+        switch8: per GPU and direction through the NVSwitches of the 8-GPU node.
+        nic: per GPU and direction into the rail-optimized scale-out fabric (None: no
+            multi-node presets).
+        leaf_nodes: nodes whose GPU k share one rail leaf switch (README "GPU clusters": 32 for
+            DGX H100/H200/B200 SuperPODs, 16 for DGX A100's 20-node scalable units).
+    """
+
+    node: str
+    board4: Link
+    switch8: Link
+    nic: Link | None = None
+    leaf_nodes: int = 0
+
+
+@dataclass(frozen=True)
+class TpuSlices:
+    """A TPU generation's ICI slices.
+
+    Attributes:
+        prefix: preset name prefix (``TPUv4``); the name ends in the number of NPUs.
+        node: node preset (per JAX device).
+        link: one ICI link, per direction.
+        shapes: slice shapes in chips, in Google's ``--topology`` order.
+        wraps: ``"cube"``: every axis wraps when the slice is whole 4x4x4 cubes (OCS-joined);
+            ``"pod"``: only an axis spanning the full 16 of the 16x16 pod wraps.
+        d2d: link between the two TensorCores of a chip when each is a JAX device (None: one
+            device per chip).
+    """
+
+    prefix: str
+    node: str
+    link: Link
+    shapes: tuple[tuple[int, ...], ...]
+    wraps: str
+    d2d: Link | None = None
+
+
+NVLINK3_BOARD = Link(100.0, "A100: 12 NVLink3 links, 600 GB/s bidirectional; HGX A100 4-GPU: 4 "
+                     "links per GPU pair = 4 x 25 GB/s",
+                     "NVIDIA A100 datasheet (as Hespas' preset)")
+NVLINK3_SWITCH = Link(300.0, "600 GB/s bidirectional per GPU (NVSwitch gen 2)",
+                      "NVIDIA DGX A100 datasheet")
+NVLINK4_BOARD = Link(150.0, "18 NVLink4 links, 900 GB/s bidirectional; 4-GPU board: 6 links per "
+                     "pair = 6 x 25 GB/s", "NVIDIA H100 / H200 datasheets")
+NVLINK4_SWITCH = Link(450.0, "900 GB/s bidirectional per GPU (NVSwitch gen 3)",
+                      "NVIDIA DGX H100 datasheet; HGX H200 (H200 datasheet)")
+NVLINK5_BOARD = Link(300.0, "18 NVLink5 links, 1.8 TB/s bidirectional; 6 links per pair = "
+                     "6 x 50 GB/s", "NVIDIA Blackwell (HGX B200) datasheet")
+NVLINK5_SWITCH = Link(900.0, "1.8 TB/s bidirectional per GPU (NVLink 5 switch)",
+                      "NVIDIA DGX B200 datasheet")
+HDR_NIC = Link(25.0, "8 x ConnectX-6 200 Gb/s HDR InfiniBand, one per GPU",
+               "NVIDIA DGX A100 datasheet")
+NDR_NIC = Link(50.0, "8 x single-port ConnectX-7 400 Gb/s NDR InfiniBand (or 400GbE), one per "
+               "GPU", "NVIDIA DGX H100/H200 and DGX B200 user guides; DGX BasePOD RA, "
+               "'Core Components'")
+
+GPU_NODES = (
+    GpuNode("A100_SXM_40GB", NVLINK3_BOARD, NVLINK3_SWITCH),
+    GpuNode("A100_SXM_80GB", NVLINK3_BOARD, NVLINK3_SWITCH, HDR_NIC, 16),
+    GpuNode("H100_80GB", NVLINK4_BOARD, NVLINK4_SWITCH, NDR_NIC, 32),
+    GpuNode("H200_141GB", NVLINK4_BOARD, NVLINK4_SWITCH, NDR_NIC, 32),
+    GpuNode("B200_180GB", NVLINK5_BOARD, NVLINK5_SWITCH, NDR_NIC, 32),
+)
+
+INFINITY_FABRIC = Link(64.0, "7 Infinity Fabric links of 128 GB/s peak bidirectional, one per peer",
+                       "AMD Instinct MI300X data sheet")
+TPUV3_ICI = Link(80.0, "80 GB/s, 1000 ns (a v3-8's 8 TensorCores; v3-32 as a 4 x 8 2-D torus)",
+                 "ASTRA-sim inputs/network/tpu_v3_8.yml and tpu_v3_32_2dtorus.yml")
+TPUV4_ICI = Link(50.0, "6 ICI links per chip, 400 Gb/s per link and direction; bisection 24 TB/s "
+                 "per 16x16x16 pod = 47 GB/s per link (How to Scale Your Model, ch. 'TPUs': "
+                 "45 GB/s one-way)", "Jouppi et al., 'TPU v4', ISCA 2023; Cloud TPU docs, 'TPU v4'")
+TPUV5P_ICI = Link(100.0, "1200 GBps bidirectional ICI per chip over 6 links", "Cloud TPU docs, "
+                  "'TPU v5p'; How to Scale Your Model, ch. 'TPUs': 1e11 B/s one-way per link")
+TPUV6E_ICI = Link(100.0, "800 GBps bidirectional ICI per chip over 4 ports (bisection 3.2 TB/s "
+                  "per 16x16 pod)", "Cloud TPU docs, 'TPU v6e'; How to Scale Your Model, ch. "
+                  "'TPUs': 1e11 B/s one-way per link")
+TPU7X_ICI = Link(100.0, "1200 GBps bidirectional ICI per chip over 6 links (3-D torus, 4x4x4 "
+                 "cubes)", "Cloud TPU docs, 'TPU7x (Ironwood)'")
+TPU7X_D2D = Link(600.0, "die-to-die link between the two chiplets ~6x a 1-D ICI link "
+                 "(assumed 6 x 100 GB/s; not in the retrieved spec table)",
+                 "Cloud TPU docs, 'TPU7x (Ironwood)', dual-chiplet architecture")
+
+CUBE_SHAPES = ((2, 2, 1), (2, 2, 2), (2, 4, 4), (4, 4, 4), (4, 4, 8), (4, 8, 8), (8, 8, 8),
+               (8, 8, 16))
+TPU_SLICES = (
+    TpuSlices("TPUv4", "TPUv4", TPUV4_ICI, CUBE_SHAPES[:2] + ((2, 2, 4),) + CUBE_SHAPES[2:],
+              "cube"),
+    TpuSlices("TPUv5p", "TPUv5p", TPUV5P_ICI, CUBE_SHAPES, "cube"),
+    TpuSlices("TPUv6e", "TPUv6e", TPUV6E_ICI, ((2, 4), (4, 4), (4, 8), (8, 8), (8, 16), (16, 16)),
+              "pod"),
+    TpuSlices("TPU7x", "TPU7x", TPU7X_ICI, ((4, 4, 4),), "cube", TPU7X_D2D),
+)
+
+
+def gpu_presets(gpu: GpuNode) -> list[Preset]:
+    """The 4-GPU board, the 8-GPU node and its rail-optimized clusters."""
+    box = Dim("Switch", 8, gpu.switch8.gbps, BOX_NS)
+    presets = [Preset(f"{gpu.node}_4GPU", gpu.node, (Dim("FullyConnected", 4, gpu.board4.gbps,
+                                                         BOX_NS),), "4-GPU NVLink board"),
+               Preset(f"{gpu.node}_8GPU", gpu.node, (box,), "8-GPU NVSwitch node")]
+    if gpu.nic is None:
+        return presets
+    for nodes in NODE_COUNTS:
+        if nodes <= gpu.leaf_nodes:
+            fabric = (Dim("Switch", nodes, gpu.nic.gbps, LEAF_NS),)
+        else:
+            fabric = (Dim("Switch", gpu.leaf_nodes, gpu.nic.gbps, LEAF_NS),
+                      Dim("Switch", nodes // gpu.leaf_nodes, gpu.nic.gbps, SPINE_NS))
+        presets.append(Preset(f"{gpu.node}_8GPU_{nodes}", gpu.node, (box, *fabric),
+                              f"{nodes} nodes, rail-optimized fat tree"))
+    return presets
+
+
+def axis_wraps(rule: str, shape: tuple[int, ...], axis: int) -> bool:
+    """Whether ``shape``'s ``axis`` has wraparound links (README "TPU slices")."""
+    if rule == "pod":
+        return shape[axis] == 16
+    return len(shape) == 3 and all(n % 4 == 0 for n in shape)
+
+
+def tpu_presets(tpu: TpuSlices) -> list[Preset]:
+    """One preset per slice shape. A torus axis runs XLA's bidirectional ring, which ASTRA-sim's
+    one-direction ring gets as twice the link rate; two devices per chip share its links."""
+    devices_per_chip = 1 if tpu.d2d is None else 2
+    presets = []
+    for shape in tpu.shapes:
+        dims = [] if tpu.d2d is None else [Dim("FullyConnected", 2, tpu.d2d.gbps, ICI_NS)]
+        kinds = []
+        for axis, chips in enumerate(shape):
+            if chips == 1:
+                continue
+            torus = axis_wraps(tpu.wraps, shape, axis)
+            kinds.append("torus" if torus else "mesh")
+            dims.append(Dim("Ring", chips, tpu.link.gbps * (2 if torus else 1) / devices_per_chip,
+                            ICI_NS))
+        machine = f"{'x'.join(map(str, shape))} slice ({', '.join(kinds)})"
+        presets.append(Preset(f"{tpu.prefix}_{math.prod(shape) * devices_per_chip}", tpu.node,
+                              tuple(dims), machine))
+    return presets
+
+
+def presets() -> list[Preset]:
+    """Every preset, in README order."""
+    out = [p for gpu in GPU_NODES for p in gpu_presets(gpu)]
+    # Kept for comparison with earlier runs: 4 nodes as two leaf groups of two.
+    out.append(Preset("H100_80GB_8GPU_2_2", "H100_80GB", (
+        Dim("Switch", 8, NVLINK4_SWITCH.gbps, BOX_NS), Dim("Switch", 2, NDR_NIC.gbps, LEAF_NS),
+        Dim("Switch", 2, NDR_NIC.gbps, SPINE_NS)), "4 nodes as 2 leaf groups of 2"))
+    out.append(Preset("MI300X_8", "MI300X", (Dim("FullyConnected", 8, INFINITY_FABRIC.gbps,
+                                                 BOX_NS),), "8-GPU Infinity Fabric platform"))
+    out.append(Preset("TPUv3_8", "TPUv3", (Dim("Ring", 8, TPUV3_ICI.gbps, ICI_NS),),
+                      "v3-8, one NPU per TensorCore (ASTRA-sim's input)"))
+    out.append(Preset("TPUv3_32", "TPUv3", (Dim("Ring", 4, TPUV3_ICI.gbps, ICI_NS),
+                                            Dim("Ring", 8, TPUV3_ICI.gbps, ICI_NS)),
+                      "v3-32 2-D torus (ASTRA-sim's input)"))
+    return out + [p for tpu in TPU_SLICES for p in tpu_presets(tpu)]
+
+
+def _flow_list(values) -> str:
+    return "[ " + ", ".join(str(v) for v in values) + " ]"
+
+
+def network_yml(preset: Preset) -> str:
+    """network.yml text."""
+    return "".join([
+        f"# {preset.name}: see configs/systems/README.md for the source of every number.\n",
+        f"topology: {_flow_list(d.topology for d in preset.dims)}\n",
+        f"npus_count: {_flow_list(d.npus for d in preset.dims)}\n",
+        f"bandwidth: {_flow_list(float(d.bandwidth) for d in preset.dims)}\n",
+        f"latency: {_flow_list(float(d.latency) for d in preset.dims)}\n"])
+
+
+def system_json(preset: Preset) -> str:
+    """system.json text: the system layer of every preset (README "System layer")."""
+    hardware = load_hardware(preset.node)
+    algorithms = ["direct" if d.topology == "FullyConnected" else "ring" for d in preset.dims]
+    doc = {"scheduling-policy": "LIFO", "endpoint-delay": 1, "active-chunks-per-dimension": 1,
+           "preferred-dataset-splits": 1, "collective-optimization": "localBWAware",
+           "local-mem-bw": round(hardware.memory_bandwidth / 1e9, 6),
+           "peak-perf": round(hardware.peak_flops / 1e12, 6), "roofline-enabled": 0}
+    for collective in ("all-reduce", "all-gather", "reduce-scatter", "all-to-all"):
+        doc[f"{collective}-implementation"] = algorithms
+    return json.dumps(doc, indent=2) + "\n"
+
+
+REMOTE_MEMORY = json.dumps({"memory-type": "NO_MEMORY_EXPANSION"}, indent=2) + "\n"
+
+
+def _dims_text(preset: Preset) -> str:
+    return " x ".join(f"{d.topology} {d.npus} @ {d.bandwidth:g} GB/s, {d.latency:g} ns"
+                      for d in preset.dims)
+
+
+def link_table() -> str:
+    """README table of every link figure, its source, and the presets' families using it."""
+    uses: dict[Link, list[str]] = {}
+    for gpu in GPU_NODES:
+        uses.setdefault(gpu.board4, []).append(f"{gpu.node}_4GPU")
+        uses.setdefault(gpu.switch8, []).append(f"{gpu.node}_8GPU*")
+        if gpu.nic is not None:
+            uses.setdefault(gpu.nic, []).append(f"{gpu.node}_8GPU_<n>")
+    uses[INFINITY_FABRIC] = ["MI300X_8"]
+    uses[TPUV3_ICI] = ["TPUv3_*"]
+    for tpu in TPU_SLICES:
+        uses.setdefault(tpu.link, []).append(f"{tpu.prefix}_* ICI")
+        if tpu.d2d is not None:
+            uses.setdefault(tpu.d2d, []).append(f"{tpu.prefix}_* die-to-die")
+    rows = ["| GB/s per link and direction | quoted | source | used by |", "|---|---|---|---|"]
+    rows += [f"| {link.gbps:g} | {link.quoted} | {link.source} | {'; '.join(users)} |"
+             for link, users in uses.items()]
+    return "\n".join(rows)
+
+
+def preset_table() -> str:
+    """README table of every preset."""
+    rows = ["| preset | NPUs | machine | dimensions (innermost first) | node preset |",
+            "|---|---|---|---|---|"]
+    for p in presets():
+        npus = math.prod(d.npus for d in p.dims)
+        rows.append(f"| {p.name} | {npus} | {p.machine} | {_dims_text(p)} | {p.node} |")
+    return "\n".join(rows)
+
+
+def readme_text(current: str) -> str:
+    """``current`` README with both generated tables replaced."""
+    for label, table in (("links", link_table()), ("presets", preset_table())):
+        start, end = TABLE_START.format(label), TABLE_END.format(label)
+        head, found, rest = current.partition(start)
+        if not found or end not in rest:
+            raise SystemExit(f"{README}: markers {start!r} ... {end!r} not found")
+        tail = rest.partition(end)[2]
+        current = f"{head}{start}\n{table}\n{end}{tail}"
+    return current
+
+
+def expected_files(root: Path = SYSTEMS) -> dict[Path, str]:
+    """Every generated file under ``root`` and its text."""
+    files = {}
+    for preset in presets():
+        folder = root / preset.name / "astra-sim"
+        files[folder / "network.yml"] = network_yml(preset)
+        files[folder / "system.json"] = system_json(preset)
+        files[folder / "remote_memory.json"] = REMOTE_MEMORY
+    files[root / "README.md"] = readme_text((root / "README.md").read_text())
+    return files
+
+
+def stale_folders(root: Path = SYSTEMS) -> list[Path]:
+    """Preset folders under ``root`` that the table does not define."""
+    names = {p.name for p in presets()}
+    return sorted(p for p in root.iterdir() if p.is_dir() and p.name not in names)
+
+
+def differences(root: Path = SYSTEMS) -> list[str]:
+    """Files under ``root`` that differ from (or are missing against) what the table gives."""
+    problems = [f"{p}: not in the table" for p in stale_folders(root)]
+    for path, text in expected_files(root).items():
+        if not path.is_file() or path.read_text() != text:
+            problems.append(f"{path}: differs from the generated text")
+    return problems
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true", help="only compare; exit 1 on a difference")
+    args = parser.parse_args(argv)
+    if args.check:
+        problems = differences()
+        print("\n".join(problems) or "configs/systems is up to date")
+        return 1 if problems else 0
+    for folder in stale_folders():
+        shutil.rmtree(folder)
+    for path, text in expected_files().items():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    print(f"wrote {len(presets())} presets under {SYSTEMS.relative_to(REPO)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
