@@ -154,16 +154,20 @@ def test_missing_file_and_bad_spec(tmp_path: Path) -> None:
     assert done.returncode == 2 and "expected FILE.py:FACTORY" in done.stderr
 
 
-def test_in_process_export_refuses_an_already_initialised_backend() -> None:
+def test_only_the_optimized_export_needs_a_fresh_jax() -> None:
+    # The post-SPMD form compiles in a child process, so this process's JAX state does not matter;
+    # the optimized form compiles here and refuses a backend set up with another device count.
     code = textwrap.dedent(f"""
         import jax
         jax.devices()
         from hespas_py.errors import HespasError
         from hespas_py.export import export_file
+        print("mhlo.num_partitions = 4" in export_file({str(MODELS / 'mlp.py') + ':dp_step'!r}, 4))
         try:
-            export_file({str(MODELS / 'mlp.py') + ':dp_step'!r}, 4)
+            export_file({str(MODELS / 'mlp.py') + ':dp_step'!r}, 4, optimized=True)
         except HespasError as exc:
             print(exc)
     """)
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.stdout.splitlines()[0] == "True"
     assert "already initialised in this process with 1 cpu devices" in done.stdout

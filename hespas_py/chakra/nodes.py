@@ -13,20 +13,21 @@ from hespas_py.chakra.schema import CollectiveCommType, Node, NodeType
 
 
 def _node(node_id: int, name: str, kind: NodeType, deps: Iterable[int],
-          ctrl_deps: Iterable[int], duration_us: int = 0) -> Node:
+          ctrl_deps: Iterable[int], duration_us: int = 0, is_cpu_op: bool = False) -> Node:
     node = Node(id=node_id, name=name, type=kind, data_deps=deps, duration_micros=duration_us)
     if ctrl_deps:
         node.ctrl_deps.extend(ctrl_deps)
-    node.attr.add(name="is_cpu_op", bool_val=False)
+    node.attr.add(name="is_cpu_op", bool_val=is_cpu_op)
     return node
 
 
 def comp(node_id: int, duration_us: int, deps: Iterable[int] = (), *,
          ctrl_deps: Iterable[int] = (), num_ops: int | None = None,
-         tensor_size: int | None = None, name: str = "") -> Node:
-    """A GPU compute node (num_ops/tensor_size only matter with ASTRA-sim's roofline enabled)."""
+         tensor_size: int | None = None, name: str = "", cpu: bool = False) -> Node:
+    """A GPU compute node, or with ``cpu`` a CPU op (num_ops/tensor_size only matter for GPU
+    nodes with ASTRA-sim's roofline enabled)."""
     node = _node(node_id, name or f"comp{node_id}", NodeType.COMP_NODE, deps, ctrl_deps,
-                 duration_us)
+                 duration_us, cpu)
     if num_ops is not None:
         node.attr.add(name="num_ops", int64_val=num_ops)
     if tensor_size is not None:

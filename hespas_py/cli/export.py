@@ -16,7 +16,9 @@ def export(
     devices: int = typer.Option(..., "--devices", "-n", help="Number of devices the step runs on."),
     out: Path = typer.Option(..., "--out", "-o", help="Where to write the StableHLO text (.mlir)."),
     optimized: bool = typer.Option(
-        False, "--optimized", help="Write the module after XLA's CPU optimization passes (mhlo.fusion form)."
+        False, "--optimized", help="Write the module after XLA's CPU optimization passes (mhlo.fusion "
+        "form). This runs XLA's whole CPU pipeline, LLVM code generation included: minutes for big "
+        "steps (the default form stops XLA after its SPMD partitioner)."
     ),
 ) -> None:
     """Export the per-device program of a jitted, sharded JAX step, after XLA's SPMD partitioner."""

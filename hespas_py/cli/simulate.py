@@ -31,16 +31,24 @@ def _print_table(result: SimResult) -> None:
     from rich.console import Console
     from rich.table import Table
 
+    cpu_ops = any(d.cpu_time_ns for d in result.devices)
     table = Table(title=f"Simulated step ({result.backend} backend, ns)")
-    for column in ("NPU", "wall", "GPU", "comm", "exposed comm", "overlap"):
+    columns = ("NPU", "wall", "GPU", *(("CPU",) if cpu_ops else ()), "comm", "exposed comm",
+               "overlap")
+    for column in columns:
         table.add_column(column, justify="right")
     for d in result.devices:
-        table.add_row(str(d.id), *(f"{v:,}" for v in (d.wall_time_ns, d.gpu_time_ns,
-                                                       d.comm_time_ns, d.exposed_comm_ns,
-                                                       d.overlap_ns)))
+        figures = (d.wall_time_ns, d.gpu_time_ns, *((d.cpu_time_ns,) if cpu_ops else ()),
+                   d.comm_time_ns, d.exposed_comm_ns, d.overlap_ns)
+        table.add_row(str(d.id), *(f"{v:,}" for v in figures))
     console = Console()
     console.print(table)
     console.print(f"step time: {result.step_time_ns:,} ns ({result.step_time_ns / 1e6:.3f} ms)")
+    if cpu_ops:
+        console.print("CPU ops (is_cpu_op) ran beside GPU compute; exposed comm counts their time. "
+                      "For an NPU that ran one, ASTRA-sim 518bd51 prints only the finish time and "
+                      "exposed comm (its statistics step throws), and aborts if that NPU ends on a "
+                      "send or receive.")
 
 
 def _run_astra_sim(binary: Optional[str], prefix: str, files: dict, groups: Optional[Path],

@@ -3,7 +3,6 @@
 from hespas_py.export.exporter import (
     export_file,
     export_in_subprocess,
-    export_step,
     load_factory,
 )
 from hespas_py.export.workloads import workload_names, workload_path
@@ -11,7 +10,6 @@ from hespas_py.export.workloads import workload_names, workload_path
 __all__ = [
     "export_file",
     "export_in_subprocess",
-    "export_step",
     "load_factory",
     "workload_names",
     "workload_path",

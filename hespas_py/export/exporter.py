@@ -1,15 +1,15 @@
 """Turn a jitted, sharded JAX step into the StableHLO of its per-device program, on the CPU.
 
 A *factory* is a function of no arguments that returns ``(jitted_fn, args)``: ``args`` is a tuple
-of pytrees whose leaves are ``jax.ShapeDtypeStruct``s (with shardings) or arrays. The exporter
-lowers ``jitted_fn(*args)``, compiles it for ``num_devices`` forced host CPU devices and takes the
-module XLA holds right after its SPMD partitioner: per-device shapes and explicit collectives.
-Nothing is allocated for the arguments; no accelerator is touched.
+of pytrees whose leaves are ``jax.ShapeDtypeStruct``s (with shardings) or arrays. It is named by
+``FILE.py:FACTORY``. The exporter lowers ``jitted_fn(*args)`` for ``num_devices`` forced host CPU
+devices and takes the module XLA holds right after its SPMD partitioner: per-device shapes and
+explicit collectives (`hespas_py.export.partition` runs that compile in a child process and stops
+it there). Nothing is allocated for the arguments; no accelerator is touched.
 
-The device count is fixed when JAX initialises its backends, once per process. `export_step`
-configures it (``jax_num_cpu_devices``, CPU platform only) when JAX has not initialised yet, and
-raises `HespasError` when it already did with another device count — call it first thing in a
-fresh process, or use `export_in_subprocess`, which always does.
+The optimized form (``optimized=True``) runs XLA's whole CPU pipeline, code generation included,
+in this process; JAX's device count is fixed when it initialises its backends, once per process,
+so it must run first thing in a fresh process (`export_in_subprocess` always does).
 """
 
 from __future__ import annotations
@@ -26,56 +26,61 @@ from hespas_py.export.stablehlo import hlo_proto_to_stablehlo, hlo_text_to_stabl
 
 Factory = Callable[[], tuple[Any, tuple[Any, ...]]]
 
-# XLA writes the module after each pass named here into its dump folder.
-_SPMD_PASS = "spmd-partitioning"
-# Options for a compile whose only product is the post-SPMD dump: skip LLVM's expensive work.
-_FAST_BACKEND = {"xla_backend_optimization_level": 0, "xla_llvm_disable_expensive_passes": True}
 
-
-def export_step(factory: Factory, num_devices: int, optimized: bool = False, *, name: str = "factory") -> str:
-    """StableHLO text of the per-device program of the step ``factory()`` returns.
+def export_file(spec: str, num_devices: int, optimized: bool = False) -> str:
+    """StableHLO text of the per-device program of the step ``FILE.py:FACTORY`` returns.
 
     ``optimized=False`` gives the module right after SPMD partitioning; ``optimized=True`` the
-    module after all of XLA's CPU optimization passes (``mhlo.fusion`` form). ``name`` labels
-    error messages (the CLI passes ``FILE.py:FACTORY``).
+    module after all of XLA's CPU optimization passes (``mhlo.fusion`` form), compiled in this
+    process.
     """
-    _use_cpu_devices(num_devices, name)
-    jitted, args = _call_factory(factory, name)
-    import jax
+    if optimized:
+        return _optimized_stablehlo(spec, num_devices)
+    from hespas_py.export.partition import post_spmd_hlo
 
+    return hlo_text_to_stablehlo(post_spmd_hlo(spec, num_devices), num_devices=num_devices,
+                                 drop_copies=True)
+
+
+def lower_step(spec: str, num_devices: int):
+    """``jax.stages.Lowered`` of the step ``FILE.py:FACTORY`` returns, on ``num_devices`` CPUs;
+    a step partitioned over fewer devices is refused."""
+    _use_cpu_devices(num_devices, spec)
+    jitted, args = _call_factory(load_factory(spec), spec)
     try:
         lowered = jitted.lower(*args)
     except Exception as exc:  # noqa: BLE001 - any failure of user code is bad input
-        raise HespasError(f"{name}: lowering the step failed: {_one_line(exc)}") from None
-    with tempfile.TemporaryDirectory(prefix="hespas_export_") as dump_dir:
-        dump_post_spmd = {
-            "xla_dump_to": dump_dir,
-            "xla_dump_hlo_pass_re": _SPMD_PASS,
-            "xla_dump_hlo_as_text": True,
-        }
-        options = {} if optimized else {**dump_post_spmd, **_FAST_BACKEND}
-        try:
-            compiled = lowered.compile(compiler_options=options)
-        except Exception as exc:  # noqa: BLE001
-            raise HespasError(f"{name}: XLA could not compile the step: {_one_line(exc)}") from None
-        used = {d for s in jax.tree.leaves(compiled.input_shardings) for d in s.device_set}
-        if len(used) != num_devices:
-            raise HespasError(
-                f"{name}: the step runs on {len(used)} devices but {num_devices} were asked for"
-            )
-        if optimized:
-            (module,) = compiled.runtime_executable().hlo_modules()
-            proto = module.as_serialized_hlo_module_proto()
-            return hlo_proto_to_stablehlo(proto, num_devices=num_devices, drop_copies=False)
-        return hlo_text_to_stablehlo(_post_spmd_dump(Path(dump_dir)), num_devices=num_devices, drop_copies=True)
+        raise HespasError(f"{spec}: lowering the step failed: {_one_line(exc)}") from None
+    used = _partitions(lowered)
+    if used != num_devices:
+        raise HespasError(f"{spec}: the step runs on {used} devices but {num_devices} were asked "
+                          "for")
+    return lowered
 
 
-def _post_spmd_dump(dump_dir: Path) -> str:
-    """Text of the module after the SPMD partitioner; before optimizations when none ran (1 device)."""
-    after = sorted(dump_dir.glob(f"*.after_{_SPMD_PASS}.*.txt"))
-    if not after:
-        after = sorted(dump_dir.glob("*.before_optimizations.txt"))
-    return after[0].read_text()
+def _partitions(lowered) -> int:
+    """How many devices the lowered step is partitioned over (JAX records it on the module)."""
+    from jaxlib.mlir import ir
+
+    attributes = lowered.compiler_ir("stablehlo").operation.attributes
+    if "mhlo.num_partitions" not in attributes:
+        return 1
+    return ir.IntegerAttr(attributes["mhlo.num_partitions"]).value
+
+
+def compile_step(lowered, options: dict, spec: str):
+    """``lowered.compile`` with XLA ``options``; a failure is bad input."""
+    try:
+        return lowered.compile(compiler_options=options)
+    except Exception as exc:  # noqa: BLE001
+        raise HespasError(f"{spec}: XLA could not compile the step: {_one_line(exc)}") from None
+
+
+def _optimized_stablehlo(spec: str, num_devices: int) -> str:
+    compiled = compile_step(lower_step(spec, num_devices), {}, spec)
+    (module,) = compiled.runtime_executable().hlo_modules()
+    return hlo_proto_to_stablehlo(module.as_serialized_hlo_module_proto(),
+                                  num_devices=num_devices, drop_copies=False)
 
 
 def _use_cpu_devices(num_devices: int, name: str) -> None:
@@ -151,13 +156,9 @@ def load_factory(spec: str) -> Factory:
     return factory
 
 
-def export_file(spec: str, num_devices: int, optimized: bool = False) -> str:
-    """`export_step` of the factory named by ``FILE.py:FACTORY``, in this process."""
-    return export_step(load_factory(spec), num_devices, optimized, name=spec)
-
-
 def export_in_subprocess(spec: str, num_devices: int, optimized: bool = False) -> str:
-    """`export_file` in a fresh Python process, so this process's JAX state does not matter."""
+    """`export_file` through ``hespas export`` in a fresh Python process, so this process's JAX
+    state does not matter."""
     with tempfile.TemporaryDirectory(prefix="hespas_export_") as out_dir:
         out = Path(out_dir) / "step.mlir"
         command = [sys.executable, "-c", "from hespas_py.cli.main import main; main()", "export",

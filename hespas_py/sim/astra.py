@@ -49,7 +49,8 @@ class AstraSimInputs:
 
 
 def parse_report(output: str) -> SimResult:
-    """Per-NPU figures from ASTRA-sim's log lines (with or without the spdlog prefix)."""
+    """Per-NPU figures from ASTRA-sim's log lines (with or without the spdlog prefix); an NPU
+    whose statistics (its "Wall time" line on) ASTRA-sim did not print is left out."""
     figures: dict[int, dict[str, int]] = {}
     for line in output.splitlines():
         if match := _FINISHED.search(line):
@@ -60,9 +61,9 @@ def parse_report(output: str) -> SimResult:
     devices = []
     for npu in sorted(figures):
         entry = figures[npu]
-        if "finished" not in entry:
+        if "finished" not in entry or "wall" not in entry:
             continue
-        devices.append(DeviceResult(npu, entry.get("wall", entry["finished"]), entry.get("gpu", 0),
+        devices.append(DeviceResult(npu, entry["wall"], entry.get("gpu", 0),
                                     entry.get("comm", 0), entry["exposed"],
                                     entry.get("overlap", 0), entry["finished"]))
     return SimResult(tuple(devices), backend="astra-sim")
@@ -89,7 +90,14 @@ def run_astra_sim(binary: str | Path, inputs: AstraSimInputs, num_npus: int,
         raise HespasError(f"{binary}: ASTRA-sim did not finish in {timeout_s} s") from None
     result = parse_report(done.stdout)
     if done.returncode != 0 or len(result.devices) != num_npus:
-        tail = (done.stderr or done.stdout).strip().splitlines()[-1:] or ["no output"]
         raise HespasError(f"{binary}: ASTRA-sim exit status {done.returncode}, "
-                          f"{len(result.devices)}/{num_npus} NPUs reported ({tail[0].strip()})")
+                          f"{len(result.devices)}/{num_npus} NPUs reported "
+                          f"({_telling_line(done.stderr + done.stdout)})")
     return result
+
+
+def _telling_line(output: str) -> str:
+    """The last line of ASTRA-sim's output that reports a failure, else its last line."""
+    lines = [line.strip() for line in output.strip().splitlines()] or ["no output"]
+    failures = [line for line in lines if "critical" in line or "what():" in line]
+    return (failures or lines)[-1]

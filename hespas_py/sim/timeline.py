@@ -1,8 +1,8 @@
 """A simulated run as Chrome/Perfetto trace-event JSON (opens in ui.perfetto.dev).
 
 One process per NPU with two threads: compute (GPU COMP nodes) and communication (collectives,
-sends, receives). Each node is a complete ("X") event in microseconds with its node id, bytes and
-collective type in ``args``.
+sends, receives), and a third, CPU, for CPU ops (``is_cpu_op``) on NPUs that run any. Each node is
+a complete ("X") event in microseconds with its node id, bytes and collective type in ``args``.
 """
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ from pathlib import Path
 from hespas_py.chakra.schema import NodeType
 from hespas_py.errors import HespasError
 from hespas_py.sim.result import SimResult
-from hespas_py.sim.trace import TraceNode, collective_name
+from hespas_py.sim.trace import CPU, TraceNode, collective_name
 
-COMPUTE_TRACK, COMM_TRACK = 0, 1
+COMPUTE_TRACK, COMM_TRACK, CPU_TRACK = 0, 1, 2
 
 
 def _event(npu: int, node: TraceNode, issue: int, finish: int) -> dict:
@@ -23,7 +23,9 @@ def _event(npu: int, node: TraceNode, issue: int, finish: int) -> dict:
     args: dict = {"node_id": node.id}
     if compute:
         category = "compute"
+        track = CPU_TRACK if node.resource == CPU else COMPUTE_TRACK
     else:
+        track = COMM_TRACK
         category = "communication"
         args["bytes"] = node.ints.get("comm_size", 0)
         if node.type == NodeType.COMM_COLL_NODE:
@@ -34,7 +36,7 @@ def _event(npu: int, node: TraceNode, issue: int, finish: int) -> dict:
             args["peer"] = node.ints.get("comm_dst" if node.type == NodeType.COMM_SEND_NODE
                                          else "comm_src")
     return {"name": node.name or f"node {node.id}", "cat": category, "ph": "X",
-            "pid": npu, "tid": COMPUTE_TRACK if compute else COMM_TRACK,
+            "pid": npu, "tid": track,
             "ts": issue / 1000, "dur": (finish - issue) / 1000, "args": args}
 
 
@@ -45,7 +47,10 @@ def trace_events(result: SimResult) -> dict:
         npu = device.id
         events.append({"name": "process_name", "ph": "M", "pid": npu,
                        "args": {"name": f"NPU {npu}"}})
-        for tid, label in ((COMPUTE_TRACK, "compute"), (COMM_TRACK, "communication")):
+        tracks = [(COMPUTE_TRACK, "compute"), (COMM_TRACK, "communication")]
+        if device.cpu_time_ns:
+            tracks.append((CPU_TRACK, "CPU"))
+        for tid, label in tracks:
             events.append({"name": "thread_name", "ph": "M", "pid": npu, "tid": tid,
                            "args": {"name": label}})
         if device.trace is None:

@@ -2,8 +2,8 @@
 
 Attributes are read the way ASTRA-sim's Chakra feeder reads them: any integer-valued field (bool
 included) converts to an integer attribute, a float does not; ``pg_name`` must be a string.
-Node kinds ASTRA-sim cannot finish a run with (METADATA, INVALID, MEM_LOAD/STORE, CPU ops) are
-rejected when the trace is loaded.
+Node kinds ASTRA-sim cannot finish a run with (METADATA, INVALID, MEM_LOAD/STORE) are rejected when
+the trace is loaded.
 """
 
 from __future__ import annotations
@@ -24,8 +24,9 @@ from hespas_py.errors import HespasError
 from hespas_py.gc_pause import gc_paused
 from hespas_py.sim.config import read_input
 
-#: Resource class of a node: the GPU compute slot, the communication slot, or none (receives).
-GPU, COMM, RECV = 0, 1, 2
+#: Resource class of a node: the GPU compute slot, the communication slot, none (receives), or
+#: the CPU slot (any node marked ``is_cpu_op``; ASTRA-sim's HardwareResource checks that first).
+GPU, COMM, RECV, CPU = 0, 1, 2, 3
 
 _INT_FIELDS = frozenset({"int32_val", "int64_val", "uint32_val", "uint64_val", "sint32_val",
                          "sint64_val", "fixed32_val", "fixed64_val", "sfixed32_val",
@@ -46,7 +47,8 @@ class TraceNode(NamedTuple):
       deps: data and control parents, deduplicated, in ascending id.
       duration_us: recorded duration in microseconds (replayed as ``max(1, 1000 * us)`` ns).
       ints: integer attributes by name (comm_type, comm_size, comm_src, comm_dst, comm_tag,
-        comm_priority, num_ops, tensor_size); absent ones are missing.
+        comm_priority, num_ops, tensor_size, is_cpu_op); absent ones, and a false is_cpu_op, are
+        missing.
       pg_name: communicator group name ("" when absent).
       involved_dim: the ``involved_dim`` bool list, or None when absent.
     """
@@ -62,7 +64,9 @@ class TraceNode(NamedTuple):
 
     @property
     def resource(self) -> int:
-        """`GPU`, `COMM` or `RECV`: the hardware slot the node occupies while in flight."""
+        """`GPU`, `COMM`, `RECV` or `CPU`: the hardware slot the node occupies while in flight."""
+        if self.ints.get("is_cpu_op"):
+            return CPU
         if self.type == NodeType.COMP_NODE:
             return GPU
         return RECV if self.type == NodeType.COMM_RECV_NODE else COMM
@@ -125,7 +129,9 @@ def _decode_attribute(raw: bytes) -> tuple[str, object, str | None]:
     if name in _KNOWN_INT_ATTRS:
         if kind not in _INT_FIELDS:
             return name, None, f"attribute {name} must be an integer, got {kind}"
-        return name, int(getattr(attr, kind)), None
+        value = int(getattr(attr, kind))
+        # A false is_cpu_op is the default; dropping it keeps every node's dict small.
+        return name, None if name == "is_cpu_op" and not value else value, None
     if name == "pg_name":
         if kind not in ("string_val", "bytes_val"):
             return name, None, "pg_name must be a string attribute"
@@ -138,15 +144,10 @@ def _decode_attribute(raw: bytes) -> tuple[str, object, str | None]:
     return name, None, None
 
 
-def _reject_kind(path: Path, node, is_cpu_op: bool) -> None:
-    kind = node.type
-    if kind not in _SIMULATED_TYPES:
-        name = enum_name(NodeType, kind, str(kind))
-        raise HespasError(f"{path}: node {node.id} has type {name}; ASTRA-sim only completes "
-                          "runs of COMP, COMM_COLL, COMM_SEND and COMM_RECV nodes")
-    if is_cpu_op:
-        raise HespasError(f"{path}: node {node.id} is a CPU op (is_cpu_op); ASTRA-sim aborts its "
-                          "report on CPU ops")
+def _reject_kind(path: Path, node) -> None:
+    name = enum_name(NodeType, node.type, str(node.type))
+    raise HespasError(f"{path}: node {node.id} has type {name}; ASTRA-sim only completes "
+                      "runs of COMP, COMM_COLL, COMM_SEND and COMM_RECV nodes")
 
 
 def _nodes(path: Path, data: bytes) -> list[TraceNode]:
@@ -174,10 +175,9 @@ def _nodes(path: Path, data: bytes) -> list[TraceNode]:
                     involved = value
                 else:
                     ints[name] = value
-            is_cpu_op = ints.pop("is_cpu_op", 0)
             kind = view.type
-            if is_cpu_op or kind not in _SIMULATED_TYPES:
-                _reject_kind(path, view, bool(is_cpu_op))
+            if kind not in _SIMULATED_TYPES:
+                _reject_kind(path, view)
             deps = view.data_deps[:]
             if view.ctrl_deps:
                 deps += view.ctrl_deps

@@ -1,8 +1,9 @@
 """One NPU replaying its Chakra trace, as ASTRA-sim's Workload and HardwareResource do.
 
 Dependency-free nodes are issued in ascending node id whenever any node finishes; a node is issued
-only if its slot is free: one GPU compute node and one collective or send in flight at a time,
-receives unlimited.
+only if its slot is free: one GPU compute node, one CPU op (``is_cpu_op``) and one collective or
+send in flight at a time, receives unlimited. CPU ops are replayed from their recorded duration,
+roofline or not, and their time is not compute time in the exposed-communication figure.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from hespas_py.sim.config import NetworkConfig, SystemConfig, leading_int
 from hespas_py.sim.engine import CommGroup, EventQueue, Network, Sys
 from hespas_py.sim.errors import Rejected
 from hespas_py.sim.result import DeviceResult, merged_length
-from hespas_py.sim.trace import COMM, GPU, RECV, Trace, TraceNode
+from hespas_py.sim.trace import COMM, CPU, GPU, RECV, Trace, TraceNode
 
 #: Tag range of trace-level sends/receives (ASTRA-sim's NATIVE tags).
 NATIVE_TAG_RANGE = 500_000_000
@@ -64,14 +65,14 @@ class Workload:
         self.groups = {gid: CommGroup(gid, members) for gid, members in groups.items()}
         self.remaining = list(trace.parent_counts)
         self.resource = trace.resources
-        self.free: tuple[list, list, list] = ([], [], [])
+        self.free: tuple[list, list, list, list] = ([], [], [], [])
         for position, count in enumerate(self.remaining):
             if count == 0:
                 self.free[self.resource[position]].append(trace.keys[position])
         for heap in self.free:
             heapq.heapify(heap)
         self.pending: list | None = None
-        self.busy = [False, False, False]
+        self.busy = [False, False, False, False]
         self.ongoing = 0
         self.start: dict[int, int] = {}
         self.end: dict[int, int] = {}
@@ -80,10 +81,11 @@ class Workload:
         self._roofline = (self.config.local_mem_bw * 1_000_000_000,
                           self.config.peak_perf * 1_000_000_000_000)
         if self.config.replay_only:
-            self._starters = (self.replay, self.replay, self.replay)
+            self._starters = (self.replay, self.replay, self.replay, self.replay_cpu)
         else:
             compute = self.roofline if self.config.roofline_enabled else self.replay
-            self._starters = (compute, self._start_communication, self._start_communication)
+            self._starters = (compute, self._start_communication, self._start_communication,
+                              self.cpu_op)
 
     # -- issuing ------------------------------------------------------------------------------
     def fire(self) -> None:
@@ -93,7 +95,7 @@ class Workload:
 
     def issue_free_nodes(self) -> None:
         """Issue dependency-free nodes in ascending id while their slots are free."""
-        free_gpu, free_comm, free_recv = self.free
+        free_gpu, free_comm, free_recv, free_cpu = self.free
         busy = self.busy
         self.pending = pending = []
         while True:
@@ -104,6 +106,8 @@ class Workload:
                 best = free_comm
             if free_recv and (best is None or free_recv[0] < best[0]):
                 best = free_recv
+            if free_cpu and not busy[CPU] and (best is None or free_cpu[0] < best[0]):
+                best = free_cpu
             if best is None:
                 break
             self.issue(heapq.heappop(best)[1])
@@ -129,10 +133,21 @@ class Workload:
             self.recv(position, node)
 
     def replay(self, position: int, node: TraceNode) -> None:
-        """Run a node for its recorded duration."""
+        """Run a node for its recorded duration, counted as GPU compute time."""
         runtime = replay_ns(node)
         self.gpu_ticks += runtime
         self.sys.register_event(self.node_done, position, runtime)
+
+    def replay_cpu(self, position: int, node: TraceNode) -> None:
+        """Run a CPU op for its recorded duration (not compute time for exposed communication)."""
+        self.sys.register_event(self.node_done, position, replay_ns(node))
+
+    def cpu_op(self, position: int, node: TraceNode) -> None:
+        """Replay a CPU compute node; a communication node may not be a CPU op."""
+        if node.type != NodeType.COMP_NODE:
+            raise Rejected(f"node {node.id} ({node.name}) is a communication node marked "
+                           "is_cpu_op; ASTRA-sim aborts: 'Comm node should not be on CPU'")
+        self.replay_cpu(position, node)
 
     def roofline(self, position: int, node: TraceNode) -> None:
         """Run a GPU node for ``num_ops / min(bw * ops/byte, peak)``; 0 bytes skips it."""
@@ -246,18 +261,24 @@ class Workload:
 
     # -- report -------------------------------------------------------------------------------
     def result(self) -> DeviceResult:
-        """ASTRA-sim's report of this NPU."""
-        nodes, start, end = self.trace.nodes, self.start, self.end
-        gpu, comm = [], []
+        """ASTRA-sim's report of this NPU (node intervals are GPU, CPU or comm by node type)."""
+        nodes, start, end, resource = self.trace.nodes, self.start, self.end, self.resource
+        gpu, comm, cpu = [], [], []
         for position, issued in start.items():
-            (gpu if self.resource[position] == GPU else comm).append((issued, end[position]))
+            kind = resource[position]
+            if kind == CPU and nodes[position].type == NodeType.COMP_NODE:
+                cpu.append((issued, end[position]))
+            else:
+                (gpu if kind == GPU else comm).append((issued, end[position]))
         wall = max(end.values(), default=0)
         gpu_time, comm_time = merged_length(gpu), merged_length(comm)
-        overlap = gpu_time + comm_time - wall if gpu and comm else 0
+        # ASTRA-sim's overlap, GPU + comm - wall, takes the two to cover the wall; CPU ops need not.
+        covered = merged_length(gpu + comm) if cpu else wall
+        overlap = gpu_time + comm_time - covered if gpu and comm else 0
         timeline = tuple((nodes[p].id, issued, end[p]) for p, issued in start.items())
         return DeviceResult(self.sys.id, wall, gpu_time, comm_time,
                             self.finished_tick - self.gpu_ticks, max(overlap, 0),
-                            self.finished_tick, timeline, self.trace)
+                            self.finished_tick, merged_length(cpu), timeline, self.trace)
 
 
 def run_workloads(workloads: list[Workload], queue: EventQueue) -> None:

@@ -1,0 +1,91 @@
+"""XLA's CPU compile of a step, stopped once its SPMD partitioner has run.
+
+XLA has no entry point that runs only the partitioner, and the rest of a CPU compile (layout
+assignment, fusion, LLVM code generation of every kernel) is nearly all of its time. So the
+compile runs in a child process (``python -m hespas_py.export.partition SPEC N DIR``) that has XLA
+dump the module after the ``spmd-partitioning`` pass into DIR. XLA writes that dump before it runs
+the next pass; once the dump after the next pass (``control-dep-rewriter`` in jaxlib 0.10) is
+there too, the first is complete and the child is killed. Should that second dump never come (a
+jaxlib with another pass order), the child compiles to the end and the first dump is read then:
+the pass name only decides how soon the child stops, never which module is read.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from hespas_py.errors import HespasError
+
+#: The pass after which XLA's module is per-device, and the pass XLA runs next.
+PARTITIONER_PASS = "spmd-partitioning"
+NEXT_PASS = "control-dep-rewriter"
+#: Dump options of the child's compile; LLVM's expensive passes off in case it runs to the end.
+DUMP_OPTIONS = {"xla_dump_hlo_pass_re": f"^({PARTITIONER_PASS}|{NEXT_PASS})$",
+                "xla_dump_hlo_as_text": True, "xla_backend_optimization_level": 0,
+                "xla_llvm_disable_expensive_passes": True}
+_POLL_S = 0.02
+
+
+def post_spmd_hlo(spec: str, num_devices: int) -> str:
+    """HLO text of the step ``FILE.py:FACTORY`` right after XLA's SPMD partitioner (on one device,
+    where nothing is partitioned, the module before XLA's optimizations)."""
+    with tempfile.TemporaryDirectory(prefix="hespas_spmd_") as scratch:
+        dump_dir = Path(scratch) / "dump"
+        command = [sys.executable, "-m", __name__, spec, str(num_devices), str(dump_dir)]
+        run_until_dumped(command, dump_dir, Path(scratch) / "stderr.txt", spec)
+        return _read_dump(dump_dir, num_devices > 1, spec)
+
+
+def run_until_dumped(command: list[str], dump_dir: Path, errors: Path, spec: str) -> None:
+    """Run the child compile ``command`` until the post-partitioner dump in ``dump_dir`` is
+    complete (or the child ended), then kill it; a failed child is bad input, its ``error:``
+    line (stderr, kept in ``errors``) the message."""
+    with errors.open("w") as stderr:
+        child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=stderr)
+        try:
+            status = _wait_for_dump(child, dump_dir)
+        finally:
+            child.kill()
+            child.wait()
+    if status != 0:
+        lines = [line for line in errors.read_text().splitlines() if line.startswith("error: ")]
+        raise HespasError(lines[-1].removeprefix("error: ") if lines else
+                          f"{spec}: XLA's compile ended with status {status}")
+
+
+def _wait_for_dump(child: subprocess.Popen, dump_dir: Path) -> int:
+    """0 once the post-partitioner dump is complete, else the child's exit status when it ends."""
+    while True:
+        if any(dump_dir.glob(f"*.after_{NEXT_PASS}.*")):
+            return 0
+        status = child.poll()
+        if status is not None:
+            return status
+        time.sleep(_POLL_S)
+
+
+def _read_dump(dump_dir: Path, partitioned: bool, spec: str) -> str:
+    pattern = f"*.after_{PARTITIONER_PASS}.*.txt" if partitioned else "*.before_optimizations.txt"
+    dumps = sorted(dump_dir.glob(pattern))
+    if not dumps:
+        raise HespasError(f"{spec}: XLA left no dump matching {pattern}")
+    return dumps[0].read_text()
+
+
+def _dump_post_spmd(spec: str, num_devices: int, dump_dir: str) -> None:
+    """The child: lower the step and compile it with the dump options."""
+    from hespas_py.export.exporter import compile_step, lower_step
+
+    lowered = lower_step(spec, num_devices)
+    compile_step(lowered, {"xla_dump_to": dump_dir, **DUMP_OPTIONS}, spec)
+
+
+if __name__ == "__main__":
+    from hespas_py.cli.errors import run_guarded
+
+    spec_arg, devices_arg, dir_arg = sys.argv[1:]
+    run_guarded(lambda: _dump_post_spmd(spec_arg, int(devices_arg), dir_arg))
