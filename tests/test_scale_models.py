@@ -1,12 +1,11 @@
 """The steps of the scale group (scripts/models/pax_gpt.py, maxtext_llama.py): tiny configurations
-exported at 8 devices in one subprocess, their collectives (gathers and reduce-scatters inside the
+exported at 8 devices, their collectives (gathers and reduce-scatters inside the
 scanned layers' loop bodies, the data-parallel all-reduce on the gradient shards), the flash form
 of attention against autodiff, and the parameter counts of the published models."""
 
 from __future__ import annotations
 
 import math
-import subprocess
 import sys
 import textwrap
 from collections import Counter
@@ -23,36 +22,36 @@ ALL8 = (tuple(range(8)),)
 SEQ = 24  # the tiny GPT's sequence: no other dimension has this size
 
 # Tiny stand-ins of the published shapes: the programs' structure, not their size.
-DRIVER = textwrap.dedent("""
+FACTORIES = textwrap.dedent("""
     import dataclasses, sys
-    from pathlib import Path
     sys.path.insert(0, {models!r})
     import maxtext_llama, pax_gpt
     from fsdp import Layout
-    from hespas_py.export import export_step
 
-    gpt = pax_gpt.Config(vocab=256, embed=32, heads=2, head_dim=16, layers=2, hidden=64, seq={seq},
+    GPT = pax_gpt.Config(vocab=256, embed=32, heads=2, head_dim=16, layers=2, hidden=64, seq={seq},
                          input_dropout=0.1)
-    llama = maxtext_llama.Config(vocab=256, embed=32, heads=4, kv_heads=2, head_dim=8, layers=2, mlp=64,
+    LLAMA = maxtext_llama.Config(vocab=256, embed=32, heads=4, kv_heads=2, head_dim=8, layers=2, mlp=64,
                                  rope_theta=1e4)
-    steps = {{
-        "pax_fsdp": lambda: pax_gpt.train(pax_gpt.Program("5b", Layout(2, 4, 1), "SAVE_DOT_ONLY", True), gpt),
-        "pax_dp": lambda: pax_gpt.train(pax_gpt.Program("126m", Layout(8, 1, 1), None, False),
-                                        dataclasses.replace(gpt, input_dropout=0.0)),
-        "llama": lambda: maxtext_llama.train(
-            maxtext_llama.Program("x", 16, Layout(1, 8, 1), maxtext_llama.QKV), llama),
-    }}
-    for name, factory in steps.items():
-        Path(sys.argv[1], name + ".mlir").write_text(export_step(factory, {devices}, name=name))
+
+    def pax_fsdp():
+        return pax_gpt.train(pax_gpt.Program("5b", Layout(2, 4, 1), "SAVE_DOT_ONLY", True), GPT)
+
+    def pax_dp():
+        return pax_gpt.train(pax_gpt.Program("126m", Layout(8, 1, 1), None, False),
+                             dataclasses.replace(GPT, input_dropout=0.0))
+
+    def llama():
+        return maxtext_llama.train(maxtext_llama.Program("x", 16, Layout(1, 8, 1), maxtext_llama.QKV), LLAMA)
 """)
 
 
 @pytest.fixture(scope="module")
 def exports(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
-    out = tmp_path_factory.mktemp("scale_exports")
-    driver = DRIVER.format(models=str(MODELS), devices=DEVICES, seq=SEQ)
-    subprocess.run([sys.executable, "-c", driver, str(out)], check=True, capture_output=True, text=True)
-    return {p.stem: p.read_text() for p in out.glob("*.mlir")}
+    from hespas_py.export import export_file
+
+    factories = tmp_path_factory.mktemp("scale_exports") / "tiny_scale_steps.py"
+    factories.write_text(FACTORIES.format(models=str(MODELS), seq=SEQ))
+    return {name: export_file(f"{factories}:{name}", DEVICES) for name in ("pax_fsdp", "pax_dp", "llama")}
 
 
 def collectives(text: str) -> Counter:
@@ -151,17 +150,19 @@ def test_flash_attention_matches_autodiff_attention() -> None:
     import jax
     import jax.numpy as jnp
 
-    keys = jax.random.split(jax.random.key(1), 3)
-    q = jax.random.normal(keys[0], (2, 8, 4, 16), jnp.float32)
-    k, v = (jax.random.normal(key, (2, 8, 2, 16), jnp.float32) for key in keys[1:])
+    rng = np.random.default_rng(1)
+    q, k, v = (rng.standard_normal(shape, np.float32) for shape in ((2, 8, 4, 16), (2, 8, 2, 16), (2, 8, 2, 16)))
 
-    def total(fn):
-        return lambda *a: jnp.sum(jnp.sin(fn(*a)))
+    @jax.jit
+    def both(q, k, v):
+        def value_and_grads(fn):
+            return jax.value_and_grad(lambda *a: jnp.sum(jnp.sin(fn(*a))), argnums=(0, 1, 2))(q, k, v)
 
-    assert np.allclose(attention.flash(q, k, v), attention.dot_product(q, k, v), atol=1e-5)
-    flash = jax.grad(total(attention.flash), argnums=(0, 1, 2))(q, k, v)
-    plain = jax.grad(total(attention.dot_product), argnums=(0, 1, 2))(q, k, v)
-    for a, b in zip(flash, plain):
+        return value_and_grads(attention.flash), value_and_grads(attention.dot_product)
+
+    (flash, flash_grads), (plain, plain_grads) = both(q, k, v)
+    assert np.allclose(flash, plain, atol=1e-5)
+    for a, b in zip(flash_grads, plain_grads):
         assert np.allclose(a, b, atol=1e-4)
 
 
