@@ -31,15 +31,15 @@ def dot_product(q: jax.Array, k: jax.Array, v: jax.Array) -> jax.Array:
     """Causal attention by autodiff; query heads grouped onto the shared key/value heads."""
     b, s, h, d = q.shape
     grouped = q.reshape(b, s, k.shape[2], h // k.shape[2], d)
-    scores = jnp.einsum("bqkgd,bskd->bkgqs", grouped, k, preferred_element_type=F32)
+    # bf16 dots cast to f32 after (Pax, MaxText): their transposes are bf16 dots too.
+    scores = jnp.einsum("bqkgd,bskd->bkgqs", grouped, k).astype(F32)
     # An additive mask of traced iotas: its transpose needs no residual, so the mask stays an iota
     # comparison inside each loop body (as a flash kernel generates it) instead of a score-shaped
     # constant carried through the loops.
     rows = jax.lax.broadcasted_iota(jnp.int32, (s, k.shape[1]), 0)
     causal = rows >= jax.lax.broadcasted_iota(jnp.int32, (s, k.shape[1]), 1)
     probs = jax.nn.softmax(scores + jnp.where(causal, 0.0, jnp.finfo(F32).min).astype(F32), axis=-1)
-    out = jnp.einsum("bkgqs,bskd->bqkgd", probs.astype(v.dtype), v, preferred_element_type=F32)
-    return out.reshape(q.shape).astype(q.dtype)
+    return jnp.einsum("bkgqs,bskd->bqkgd", probs.astype(v.dtype), v).reshape(q.shape)
 
 
 @jax.custom_vjp
