@@ -1,7 +1,8 @@
 """``hespas accuracy --plot``: estimated against measured step time of every evaluated row.
 
 Log axes, the identity line and a ±15% band; one marker shape per group, one colour per
-estimator; rows that do not count toward the goal are drawn hollow.
+estimator; rows that do not count toward the goal are drawn hollow; rows outside the band are
+labelled.
 """
 
 from __future__ import annotations
@@ -41,7 +42,8 @@ def plot(results: list[Result], path: Path) -> None:
                            facecolors=colour if counted else "none",
                            label=f"{group}, {estimator}" + ("" if counted else " (not counted)"))
     for r in results:
-        ax.annotate(f"{r.row.name}\n{r.row.system}", (r.row.measured_s, r.estimated_s), fontsize=5)
+        if abs(r.error) > BAND:
+            ax.annotate(f"{r.row.name}\n{r.row.system}", (r.row.measured_s, r.estimated_s), fontsize=5)
     values = [v for r in results for v in (r.row.measured_s, r.estimated_s)]
     low, high = min(values) / 1.5, max(values) * 1.5
     ax.plot([low, high], [low, high], "k-", lw=0.8, label="measured")
