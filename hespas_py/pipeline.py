@@ -63,7 +63,8 @@ class GenConfig:
         block_lim: linear_split only: most ops per compute block.
         separator: linear_split only: which ops cut blocks (a `SEPARATORS` name).
         separator_policy: linear_split only: ``isolated``, ``end_block`` or ``start_block``.
-        num_npus: device count for a module that declares a single device (None: the module's).
+        num_npus: device count for a module that runs on a single device (None: the module's).
+        module: which module (from 1) of a file that holds several; None for a file of one.
         clean: replace ``output_dir`` if it exists.
         cache_dir: the estimate cache directory (shared between runs); None: no cache.
         disable_cache: no cache even when ``cache_dir`` is set.
@@ -80,6 +81,7 @@ class GenConfig:
     separator: str = "is_communication_op"
     separator_policy: str = "isolated"
     num_npus: int | None = None
+    module: int | None = None
     clean: bool = False
     cache_dir: Path | None = None
     disable_cache: bool = False
@@ -91,7 +93,7 @@ class GenConfig:
 
         ``overrides`` (command-line values; None means "not given") win over the file:
         ``mlir_file``, ``output_dir``, ``split_strategy``, ``merge``, ``block_lim``,
-        ``num_npus``, ``clean``, ``cache_dir``, ``disable_cache``.
+        ``num_npus``, ``module``, ``clean``, ``cache_dir``, ``disable_cache``.
         """
         from hespas_py.estimate import hardware as hw
 
@@ -110,6 +112,7 @@ class GenConfig:
             "separator_policy": data.get("separator_policy", cls.separator_policy).strip().lower(),
             "num_npus": (perf["hardware"].get("num_npus")
                          if isinstance(perf["hardware"], dict) else None),
+            "module": None,
             "clean": data.get("clean", cls.clean),
             "cache_dir": data.get("cache_dir", perf.get("cache_dir")),
             "disable_cache": data.get("disable_cache", perf.get("disable_cache", cls.disable_cache)),
@@ -121,6 +124,8 @@ class GenConfig:
                 raise HespasError(f"{source}: missing required key {key} (or pass {flag})")
         if settings["num_npus"] is not None and settings["num_npus"] < 1:
             raise HespasError(f"--num_npus must be at least 1, not {settings['num_npus']}")
+        if settings["module"] is not None and settings["module"] < 1:
+            raise HespasError(f"--module must be at least 1, not {settings['module']}")
         if settings["block_lim"] < 1:
             raise HespasError(f"--block_lim must be at least 1, not {settings['block_lim']}")
         return cls(
@@ -128,7 +133,7 @@ class GenConfig:
             hardware=hardware, method=method, split_strategy=settings["split_strategy"],
             merge=bool(settings["merge"]), block_lim=int(settings["block_lim"]),
             separator=settings["separator"], separator_policy=settings["separator_policy"],
-            num_npus=settings["num_npus"], clean=bool(settings["clean"]),
+            num_npus=settings["num_npus"], module=settings["module"], clean=bool(settings["clean"]),
             cache_dir=Path(settings["cache_dir"]) if settings["cache_dir"] else None,
             disable_cache=bool(settings["disable_cache"]), source=source)
 
@@ -215,11 +220,11 @@ def _estimate_all(graph, estimator, progress: ProgressHook | None) -> list:
     return estimates
 
 
-def _summary(config: GenConfig, stats: Mapping[str, Any], traces, timings: Mapping[str, float],
-             top: int = 5) -> dict[str, Any]:
+def _summary(config: GenConfig, source: str, stats: Mapping[str, Any], traces,
+             timings: Mapping[str, float], top: int = 5) -> dict[str, Any]:
     return {
         "output_dir": str(config.output_dir),
-        "mlir_file": str(config.mlir_file),
+        "mlir_file": source,
         "estimator": config.method,
         "hardware": config.hardware.name,
         "split": {"strategy": config.split_strategy, **{
@@ -266,14 +271,15 @@ def _generate(config: GenConfig, progress: ProgressHook | None) -> GenResult:
         timings[phase] = now - clock
         clock = now
 
-    module = load_module(config.mlir_file)
-    layout = DeviceLayout.for_module(module, config.num_npus)
+    module = load_module(config.mlir_file, module=config.module)
     lap("read")
-    log.info("read %s: %d top-level ops, %d devices", config.mlir_file, len(module.ops),
-             layout.num_devices)
     graph = split(module, config.split_strategy, **config.split_options())
+    layout = DeviceLayout.for_module(module, config.num_npus,
+                                     (b.ops[0] for b in graph.blocks if b.collective))
     graph = dataclasses.replace(graph, num_devices=layout.num_devices)
     lap("split")
+    log.info("read %s: %d top-level ops, %d devices", module.path, len(module.ops),
+             layout.num_devices)
     log.info("split (%s): %d blocks", config.split_strategy, len(graph.blocks))
 
     estimator = _estimator(config)
@@ -289,6 +295,7 @@ def _generate(config: GenConfig, progress: ProgressHook | None) -> GenResult:
                               worth_it=len(graph.blocks) >= _BACKGROUND_STATS_BLOCKS)
         traces = write_traces(staging, graph, estimates, layout)
         stats = stats_of()
+        stats["devices"] = layout.as_json()
         stats["traces"] = {"files": traces.files, "comm_groups": len(traces.comm_groups),
                            "nodes_per_device": {str(d): n for d, n in traces.nodes.items()},
                            "compute_micros": traces.total_micros}
@@ -301,5 +308,6 @@ def _generate(config: GenConfig, progress: ProgressHook | None) -> GenResult:
         shutil.rmtree(staging, ignore_errors=True)
         raise
     log.info("wrote %s", out)
-    return GenResult(output_dir=out, stats=stats, summary=_summary(config, stats, traces, timings),
+    return GenResult(output_dir=out, stats=stats,
+                     summary=_summary(config, module.path, stats, traces, timings),
                      graph=graph, estimates=tuple(estimates), layout=layout)

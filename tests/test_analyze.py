@@ -159,7 +159,7 @@ def test_hespas_analyze_json(monkeypatch: pytest.MonkeyPatch, capsys: pytest.Cap
 ERRORS = [
     ("missing.mlir", "missing.mlir: no such file"),
     ("malformed.mlir", "malformed.mlir: line 4:31: expected ','"),
-    ("trailing_line.mlir", "trailing_line.mlir: line 6:1: custom op 'Compilation' is unknown"),
+    ("text_inside_module.mlir", "text_inside_module.mlir: line 5:1: custom op 'Compilation' is unknown"),
     ("no_entry.mlir", "no_entry.mlir: no entry function: no @main and 2 public functions (forward, backward)"),
 ]
 

@@ -273,7 +273,7 @@ def test_module_pickles(compute: Module) -> None:
     ("name", "message"),
     [
         ("malformed.mlir", "malformed.mlir: line 4:31: expected ','"),
-        ("trailing_line.mlir", "trailing_line.mlir: line 6:1: custom op 'Compilation' is unknown"),
+        ("text_inside_module.mlir", "text_inside_module.mlir: line 5:1: custom op 'Compilation' is unknown"),
         ("no_entry.mlir", "no_entry.mlir: no entry function: no @main and 2 public functions (forward, backward)"),
         ("missing.mlir", "missing.mlir: no such file"),
     ],

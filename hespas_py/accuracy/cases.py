@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import Iterable
 
 from hespas_py.accuracy.rows import Row
+from hespas_py.resources import shipped
 
-REPO = Path(__file__).resolve().parents[2]
-SYSTEMS_DIR = REPO / "configs" / "systems"
+SYSTEMS_DIR = shipped("configs", "systems")
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from hespas_py.accuracy.evaluate import Result
-from hespas_py.errors import HespasError
 
 _MARKERS = "osD^vP*X"
 BAND = 0.15
@@ -18,13 +17,9 @@ BAND = 0.15
 
 def plot(results: list[Result], path: Path) -> None:
     """Draw ``results`` into the image file ``path`` (format from its suffix)."""
-    try:
-        import matplotlib
-    except ImportError:
-        raise HespasError("--plot needs matplotlib: pip install 'hespas_py[plot]'") from None
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    from hespas_py.plotting import pyplot, save_figure
 
+    plt = pyplot()
     groups = list(dict.fromkeys(r.row.group for r in results))
     estimators = list(dict.fromkeys(r.estimator for r in results))
     colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
@@ -53,9 +48,4 @@ def plot(results: list[Result], path: Path) -> None:
            title="hespas_py accuracy")
     ax.legend(fontsize=7)
     fig.tight_layout()
-    try:
-        fig.savefig(path, dpi=150)
-    except OSError as exc:
-        raise HespasError(f"{path}: cannot write plot ({exc.strerror or exc})") from None
-    finally:
-        plt.close(fig)
+    save_figure(fig, path)

@@ -20,11 +20,11 @@ from __future__ import annotations
 import csv
 import io
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 from typing import Any, Callable, Mapping, Optional
 
 from hespas_py.errors import HespasError
+from hespas_py.resources import shipped
 
 #: Hespas rows whose workload configuration was not published (its README: "The configs of the
 #: larger sizes were not published"); the shipped exports guess them.
@@ -92,7 +92,7 @@ class Group:
     def rows(self, path: Optional[Path] = None) -> list[Row]:
         """The group's rows: from the packaged table, or from ``path`` in the same format."""
         if path is None:
-            text = resources.files("hespas_py").joinpath(f"data/{self.table}").read_text()
+            text = shipped("data", self.table).read_text()
             return self.parse(text, self.table, self.name)
         try:
             text = path.read_text()

@@ -1,4 +1,5 @@
-"""Which devices a collective involves, by StableHLO's process-group semantics.
+"""Which devices a collective involves, by StableHLO's process-group semantics, and how many
+devices a module runs on.
 
 Devices are numbered ``replica * num_partitions + partition``. Per op (``channel_handle`` > 0
 means "has a channel"):
@@ -12,21 +13,101 @@ means "has a channel"):
 Empty ``replica_groups`` means one group of every replica (or partition). A group of one device
 does no communication.
 
-A module that declares a single device (e.g. a pmap step exported on one device, whose groups
-are ``[[0]]``: "every replica") can be run on N devices with ``--num_npus N``
-(`DeviceLayout.for_module`): its groups can only have meant "every device", so each group
-collective then spans all N devices, and a ``collective_permute`` (which can only have paired
-device 0 with itself) moves nothing.
+The device count (`DeviceLayout.for_module`) is what the module states (``mhlo.num_replicas``,
+``mhlo.num_partitions``). A count it does not state (XLA's HLO-to-StableHLO conversion drops
+both) is inferred: the smallest one consistent with every id its collectives name, by the rules
+above, and with the size of its ``sdy.mesh`` (the partitions of a Shardy module). A stated count
+below 1, or too small for an id a collective names, is bad input, and so is a layout of more
+than `MAX_DEVICES` devices.
+
+A module that runs on a single device (e.g. a pmap step exported on one device, whose groups
+are ``[[0]]``: "every replica") can be run on N devices with ``--num_npus N``: its groups can
+only have meant "every device", so each group collective then spans all N devices, and a
+``collective_permute`` (which can only have paired device 0 with itself) moves nothing.
 """
 
 from __future__ import annotations
 
+import logging
+import math
 from dataclasses import dataclass
+from typing import Any, Iterable
 
 from hespas_py.errors import HespasError
 from hespas_py.mlir.ops import Module, Op
 
+log = logging.getLogger(__name__)
+
 _REPLICA_FIRST = frozenset({"all_reduce", "all_gather", "reduce_scatter"})
+_PERMUTE = "collective_permute"
+#: The most devices a layout may have. The trace writer keeps per device a few machine words per
+#: distinct collective and writes (or hard-links) one file per device; ASTRA-sim opens one trace
+#: per NPU. 2^17 covers the largest clusters trained on to date (about 100,000 GPUs).
+MAX_DEVICES = 1 << 17
+
+
+def _has_channel(op: Op) -> bool:
+    return int(op.attrs.get("channel_handle") or 0) > 0
+
+
+def id_space(op: Op) -> str:
+    """What the ids of a collective's ``replica_groups`` or ``source_target_pairs`` number:
+    ``replica``, ``partition`` or ``device`` (module docstring)."""
+    if op.short_name in _REPLICA_FIRST:
+        return "device" if _has_channel(op) and op.attrs.get("use_global_device_ids") else "replica"
+    return "partition" if _has_channel(op) else "replica"
+
+
+def grouping(op: Op) -> tuple:
+    """What `DeviceLayout.groups` and `DeviceLayout.pairs` of ``op`` depend on: collectives with
+    equal groupings have equal groups (or pairs) in any layout."""
+    return (op.short_name, id_space(op), _has_channel(op), op.attrs.get("replica_groups"),
+            op.attrs.get("source_target_pairs"))
+
+
+def _listed(op: Op) -> tuple[tuple[int, ...], ...]:
+    """The op's non-empty groups, or its (source, target) pairs for a ``collective_permute``."""
+    key = "source_target_pairs" if op.short_name == _PERMUTE else "replica_groups"
+    return tuple(tuple(g) for g in op.attrs.get(key, ()) if len(g))
+
+
+@dataclass(frozen=True)
+class _Need:
+    """The largest id the collectives name in one id space.
+
+    Attributes:
+        count: that id + 1 (the fewest replicas, partitions or devices it takes).
+        op: an op that names it.
+    """
+
+    count: int
+    op: Op
+
+    def evidence(self, space: str) -> str:
+        what = "source_target_pairs" if self.op.short_name == _PERMUTE else "replica_groups"
+        return f"the {what} of {self.op.name} ({space} {self.count - 1})"
+
+
+def _needs(collectives: Iterable[Op]) -> dict[str, _Need]:
+    """Per id space, the largest id the collectives name (each distinct op looked at once)."""
+    needs: dict[str, _Need] = {}
+    seen: set[tuple[str, int]] = set()
+    for op in collectives:
+        key = (op.name, id(op.attrs))
+        if key in seen:
+            continue
+        seen.add(key)
+        top = max((i for ids in _listed(op) for i in ids), default=-1)
+        space = id_space(op)
+        if top >= 0 and (space not in needs or top + 1 > needs[space].count):
+            needs[space] = _Need(top + 1, op)
+    return needs
+
+
+def _at_least_one(path: str, name: str, value: int | None) -> int | None:
+    if value is not None and value < 1:
+        raise HespasError(f"{path}: {name} = {value}: a device count must be at least 1")
+    return value
 
 
 @dataclass(frozen=True)
@@ -34,17 +115,21 @@ class DeviceLayout:
     """How devices are numbered.
 
     Attributes:
-        num_replicas: replicas (``mhlo.num_replicas``, or the ``--num_npus`` override).
-        num_partitions: partitions per replica (``mhlo.num_partitions``).
-        source: the module file, for messages.
-        widened: the module declared one device and was given ``num_replicas`` by
+        num_replicas: replicas (``mhlo.num_replicas``, inferred, or the ``--num_npus`` override).
+        num_partitions: partitions per replica (``mhlo.num_partitions``, or inferred).
+        source: the module, for messages.
+        widened: the module runs on one device and was given ``num_replicas`` by
             ``--num_npus``: every group collective spans every device.
+        inferred: what the counts the module does not state were inferred from (e.g. "the
+            replica_groups of stablehlo.all_reduce (device 7)"); empty when it states both (or
+            the layout was built directly).
     """
 
     num_replicas: int
     num_partitions: int
     source: str = ""
     widened: bool = False
+    inferred: str = ""
 
     @property
     def num_devices(self) -> int:
@@ -52,54 +137,117 @@ class DeviceLayout:
         return self.num_replicas * self.num_partitions
 
     @classmethod
-    def for_module(cls, module: Module, num_npus: int | None = None) -> "DeviceLayout":
-        """The module's layout; ``num_npus`` widens a single-device module (module docstring).
+    def for_module(cls, module: Module, num_npus: int | None = None,
+                   collectives: Iterable[Op] = ()) -> "DeviceLayout":
+        """The layout of ``module``, whose group collectives and permutes are ``collectives``
+        (module docstring); ``num_npus`` widens a module that runs on one device.
 
-        A module that declares several devices must be given that same count (or none).
+        `HespasError` for a count below 1, a stated count too small for an id the collectives
+        name, ``num_npus`` that does not match a module of several devices, and a layout of more
+        than `MAX_DEVICES` devices.
         """
-        if num_npus is None or num_npus == module.num_devices:
-            return cls(module.num_replicas, module.num_partitions, module.path)
-        if num_npus < 1:
-            raise HespasError(f"--num_npus must be at least 1, not {num_npus}")
-        if module.num_devices != 1:
-            raise HespasError(
-                f"{module.path}: the module runs on {module.num_devices} devices "
-                f"({module.num_replicas} replicas x {module.num_partitions} partitions); "
-                f"--num_npus {num_npus} does not match")
-        return cls(num_npus, 1, module.path, widened=True)
+        path = module.path
+        stated_replicas = _at_least_one(path, "mhlo.num_replicas", module.num_replicas)
+        stated_partitions = _at_least_one(path, "mhlo.num_partitions", module.num_partitions)
+        needs = _needs(collectives)
+        layout = cls._inferred(path, stated_replicas, stated_partitions, needs,
+                               math.prod(module.mesh.values()))
+        layout._check_needs(needs, stated_replicas, stated_partitions)
+        if num_npus is not None and num_npus != layout.num_devices:
+            if num_npus < 1:
+                raise HespasError(f"--num_npus must be at least 1, not {num_npus}")
+            if layout.num_devices != 1:
+                raise HespasError(
+                    f"{path}: the module runs on {layout.num_devices} devices "
+                    f"({layout.num_replicas} replicas x {layout.num_partitions} partitions"
+                    f"{', inferred from ' + layout.inferred if layout.inferred else ''}); "
+                    f"--num_npus {num_npus} does not match")
+            layout = cls(num_npus, 1, path, widened=True)
+        if layout.num_devices > MAX_DEVICES:
+            raise HespasError(f"{path}: the module runs on {layout.num_devices:,} devices; the "
+                              f"trace writer supports at most {MAX_DEVICES:,}")
+        if layout.inferred:
+            (log.warning if layout.num_devices > 1 else log.info)(
+                "%s: %d devices (%d replicas x %d partitions) inferred from %s", path,
+                layout.num_devices, layout.num_replicas, layout.num_partitions, layout.inferred)
+        return layout
+
+    @classmethod
+    def _inferred(cls, path: str, replicas: int | None, partitions: int | None,
+                  needs: dict[str, _Need], mesh_size: int) -> "DeviceLayout":
+        """The stated counts, and for those not stated the smallest ones consistent with
+        ``needs`` and the mesh size (1 for none)."""
+        if replicas is not None and partitions is not None:
+            return cls(replicas, partitions, path)
+        evidence: list[str] = []
+
+        def at_least(count: int, space: str, per: int = 1) -> int:
+            """``count``, raised to take the ids ``needs`` has in ``space`` (``per`` ids each)."""
+            need = needs.get(space)
+            if need is None:
+                return count
+            evidence.append(need.evidence(space))
+            return max(count, -(-need.count // per))
+
+        if replicas is None:
+            replicas = at_least(1, "replica")
+            if partitions is not None:
+                replicas = at_least(replicas, "device", partitions)
+        if partitions is None:
+            partitions = at_least(at_least(1, "partition"), "device", replicas)
+            if mesh_size > 1:
+                partitions = max(partitions, mesh_size)
+                evidence.append(f"the sdy.mesh ({mesh_size} devices)")
+        basis = ", ".join(evidence) if evidence else "no collective naming a second device"
+        return cls(replicas, partitions, path, inferred=basis)
+
+    def _check_needs(self, needs: dict[str, _Need], stated_replicas: int | None,
+                     stated_partitions: int | None) -> None:
+        """`HespasError` when a stated count is too small for an id the collectives name."""
+        bounds = {"replica": self.num_replicas, "partition": self.num_partitions,
+                  "device": self.num_devices}
+        for space, need in needs.items():
+            if need.count > bounds[space]:
+                self._out_of_range(need.op, space, need.count - 1,
+                                   _statement(space, stated_replicas, stated_partitions))
+
+    def _out_of_range(self, op: Op, space: str, i: int, statement: str) -> None:
+        raise HespasError(f"{self.source or '<module>'}: {op.name} names {space} {i} but the "
+                          f"module has {statement}")
+
+    def as_json(self) -> dict[str, Any]:
+        """The layout for ``module_stats.json``: counts and where they came from."""
+        origin = "--num_npus" if self.widened else "inferred" if self.inferred else "stated"
+        return {"num_devices": self.num_devices, "num_replicas": self.num_replicas,
+                "num_partitions": self.num_partitions, "origin": origin,
+                **({"inferred_from": self.inferred} if self.inferred else {})}
 
     def device(self, replica: int, partition: int) -> int:
         """Global id of (replica, partition)."""
         return replica * self.num_partitions + partition
 
-    def _check(self, op: Op, ids: tuple[int, ...], bound: int, what: str) -> None:
+    def _check(self, op: Op, ids: tuple[int, ...], bound: int, space: str) -> None:
         for i in ids:
             if not 0 <= i < bound:
-                raise HespasError(
-                    f"{self.source or '<module>'}: {op.name} names {what} {i} but the module has "
-                    f"{bound} (give the device count with --num_npus)")
-
-    def _has_channel(self, op: Op) -> bool:
-        return int(op.attrs.get("channel_handle") or 0) > 0
+                self._out_of_range(op, space, i, f"{bound} {space}s")
 
     def groups(self, op: Op) -> tuple[tuple[int, ...], ...]:
         """The device groups of a group collective (every device in at most one group)."""
         if self.widened:
             return (tuple(range(self.num_devices)),)
-        listed = tuple(tuple(g) for g in op.attrs.get("replica_groups", ()) if len(g))
-        channel = self._has_channel(op)
-        if op.short_name in _REPLICA_FIRST and channel and op.attrs.get("use_global_device_ids"):
+        listed = _listed(op)
+        space = id_space(op)
+        if space == "device":
             groups = listed or (tuple(range(self.num_devices)),)
             for g in groups:
-                self._check(op, g, self.num_devices, "device")
+                self._check(op, g, self.num_devices, space)
             return groups
-        by_partition = channel and op.short_name not in _REPLICA_FIRST
-        inner, outer = ((self.num_partitions, self.num_replicas) if by_partition
-                        else (self.num_replicas, self.num_partitions))
+        by_partition = space == "partition"
+        inner = self.num_partitions if by_partition else self.num_replicas
         listed = listed or (tuple(range(inner)),)
         for g in listed:
-            self._check(op, g, inner, "partition" if by_partition else "replica")
-        if op.short_name in _REPLICA_FIRST and channel:
+            self._check(op, g, inner, space)
+        if op.short_name in _REPLICA_FIRST and _has_channel(op):
             return tuple(tuple(self.device(r, p) for r in g for p in range(self.num_partitions))
                          for g in listed)
         if by_partition:
@@ -112,8 +260,8 @@ class DeviceLayout:
         """(source, target) device pairs of a ``collective_permute``."""
         if self.widened:
             return ()
-        listed = tuple(tuple(p) for p in op.attrs.get("source_target_pairs", ()))
-        if self._has_channel(op):
+        listed = _listed(op)
+        if id_space(op) == "partition":
             for pair in listed:
                 self._check(op, pair, self.num_partitions, "partition")
             return tuple((self.device(r, s), self.device(r, t))
@@ -122,3 +270,13 @@ class DeviceLayout:
             self._check(op, pair, self.num_replicas, "replica")
         return tuple((self.device(s, p), self.device(t, p))
                      for p in range(self.num_partitions) for s, t in listed)
+
+
+def _statement(space: str, replicas: int | None, partitions: int | None) -> str:
+    """What the module states about the count of ``space`` (for messages)."""
+    if space == "replica":
+        return f"mhlo.num_replicas = {replicas}"
+    if space == "partition":
+        return f"mhlo.num_partitions = {partitions}"
+    return (f"{(replicas or 1) * (partitions or 1)} devices (mhlo.num_replicas = {replicas} x "
+            f"mhlo.num_partitions = {partitions})")

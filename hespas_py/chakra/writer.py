@@ -17,29 +17,32 @@ One node per block, in block order, node ids from 0, ``data_deps`` = the block's
 A device alone in its group (or outside every group, or not in any permute pair) does no
 communication for that collective: it gets no node, and blocks that read the collective depend on
 what the collective depended on. Devices whose node lists are identical share one file: it is
-written once and hard-linked (``dev.<i>.et``).
+written once and hard-linked (``dev.<i>.et``); where the file system allows no more links to it
+(ext4: 65,000), a copy is made and linked in turn. How many devices a layout may have is
+`hespas_py.chakra.groups.MAX_DEVICES`.
 """
 
 from __future__ import annotations
 
+import errno
 import functools
-import io
 import json
+import marshal
 import os
-from collections import Counter
+import shutil
 from dataclasses import dataclass
+from operator import itemgetter
 from pathlib import Path
-from typing import Iterator, Sequence
+from typing import Sequence
 
+from hespas_py.chakra.encoder import CompCosts, Comm, Plan, TraceEncoder, new_comm, place
 from hespas_py.chakra.files import COMM_GROUP_FILE, trace_name
-from hespas_py.chakra.groups import DeviceLayout
-from hespas_py.chakra.io import write_nodes, write_trace
-from hespas_py.chakra.nodes import collective, comp, point_to_point
-from hespas_py.chakra.schema import CollectiveCommType, Node, NodeType
+from hespas_py.chakra.groups import DeviceLayout, grouping
+from hespas_py.chakra.schema import CollectiveCommType, NodeType
 from hespas_py.errors import HespasError
 from hespas_py.estimate.base import Estimate
-from hespas_py.fast_init import fast_constructor
 from hespas_py.forking import Forked, max_jobs, shares
+from hespas_py.mlir.ops import Op
 from hespas_py.split.blocks import Block, BlockGraph
 
 #: Chakra collective type of each group collective (short op name).
@@ -51,8 +54,13 @@ COMM_TYPES: dict[str, CollectiveCommType] = {
     "collective_broadcast": CollectiveCommType.BROADCAST,
 }
 _PERMUTE = "collective_permute"
-#: Fewest nodes worth a forked trace encoder (`_write_trace`).
-_NODES_PER_JOB = 20_000
+#: Fewest distinct traces worth a forked writer (`write_traces`).
+_TRACES_PER_JOB = 32
+_SEND, _RECV, _COLL = NodeType.COMM_SEND_NODE, NodeType.COMM_RECV_NODE, NodeType.COMM_COLL_NODE
+#: What ``link(2)`` fails with when a file has all the links it may have, or the file system
+#: has no hard links.
+_NO_MORE_LINKS = frozenset({errno.EMLINK, errno.EPERM, errno.EOPNOTSUPP, errno.ENOTSUP})
+
 
 def durations_micros(times_s: Sequence[float]) -> list[int]:
     """Whole-microsecond durations whose running sums track the exact running sums of ``times_s``.
@@ -69,26 +77,6 @@ def durations_micros(times_s: Sequence[float]) -> list[int]:
         out.append(whole - emitted)
         emitted = whole
     return out
-
-
-@dataclass(frozen=True)
-class _Comm:
-    """One device's part in one collective block.
-
-    Attributes:
-        kind: node type, COMM_COLL_NODE or COMM_SEND_NODE / COMM_RECV_NODE.
-        size: ``comm_size``.
-        comm_type: CollectiveCommType (group collectives only).
-        pg: group id (group collectives only).
-        src, dst: peers (send/recv only).
-    """
-
-    kind: NodeType
-    size: int
-    comm_type: int = 0
-    pg: int = 0
-    src: int = 0
-    dst: int = 0
 
 
 @dataclass(frozen=True)
@@ -115,170 +103,145 @@ def collective_bytes(block: Block) -> int:
     return sum(t.nbytes for t in block.ops[0].operand_types)
 
 
-def _plan(graph: BlockGraph, layout: DeviceLayout
-          ) -> tuple[dict[int, list[tuple[_Comm, ...]]], dict[tuple[int, ...], int]]:
+def _plan(graph: BlockGraph, layout: DeviceLayout) -> tuple[Plan, dict[tuple[int, ...], int]]:
     """Per collective block, each device's communication nodes; and the group registry."""
     registry: dict[tuple[int, ...], int] = {}
-    plan: dict[int, list[tuple[_Comm, ...]]] = {}
-    # Group collectives of one kind, attribute dict and operand types (the reader shares equal
-    # ones; the graph keeps them alive, so ids are stable) get the same roles: worked out once.
-    known: dict[tuple, list[tuple[_Comm, ...]]] = {}
-    n = layout.num_devices
+    plan: Plan = {}
+    # Collectives with the same groups (or pairs) and message size get the same roles: worked
+    # out once. Ops of one kind, attribute dict and operand types (the reader shares equal ones;
+    # the graph keeps them alive, so ids are stable) are known alike without looking further.
+    alike: dict[tuple, list[tuple[Comm, ...]]] = {}
+    known: dict[tuple, list[tuple[Comm, ...]]] = {}
     for block in graph.blocks:
         if not block.collective:
             continue
         op = block.ops[0]
         key = (op.name, id(op.attrs), *map(id, op.operand_types))
-        if key in known:
-            plan[block.id] = known[key]
-            continue
-        size = collective_bytes(block)
-        roles: list[tuple[_Comm, ...]] = [()] * n
-        if op.short_name == _PERMUTE:
-            for src, dst in layout.pairs(op):
-                if src != dst:
-                    roles[src] += (_Comm(NodeType.COMM_SEND_NODE, size, src=src, dst=dst),)
-                    roles[dst] += (_Comm(NodeType.COMM_RECV_NODE, size, src=src, dst=dst),)
-            roles = [tuple(sorted(r, key=lambda c: c.kind)) for r in roles]  # sends first
-        elif op.short_name in COMM_TYPES:
-            comm_type = int(COMM_TYPES[op.short_name])
-            for group in layout.groups(op):
-                if len(group) < 2:
-                    continue
-                pg = registry.setdefault(group, len(registry) + 1)
-                for device in group:
-                    roles[device] = (_Comm(NodeType.COMM_COLL_NODE, size, comm_type, pg),)
+        roles = known.get(key)
+        if roles is None:
+            size = collective_bytes(block)
+            same = (grouping(op), size)
+            roles = alike.get(same)
+            if roles is None:
+                roles = alike[same] = _roles(graph, op, size, layout, registry)
             known[key] = roles
-        else:
-            raise HespasError(f"{graph.source}: no Chakra node type for {op.name}")
         plan[block.id] = roles
     return plan, registry
 
 
-@dataclass(frozen=True, slots=True)
-class _Placed:
-    """Where one block's nodes go in a device's trace.
-
-    Attributes:
-        block: the block.
-        first: id of its first node.
-        deps: node ids its nodes depend on.
-        comms: its communication on the device (collective blocks; at least one).
-    """
-
-    block: Block
-    first: int
-    deps: list[int]
-    comms: tuple[_Comm, ...] = ()
-
-
-_new_placed = fast_constructor(_Placed)
-
-
-def _place(graph: BlockGraph, plan: dict[int, list[tuple[_Comm, ...]]],
-           device: int) -> tuple[list[_Placed], Counter]:
-    """The blocks that have nodes on ``device``, placed in node order, and the node types."""
-    placed: list[_Placed] = []
-    kinds: Counter = Counter()
-    ids: list[tuple[int, ...]] = []   # per block: its node ids, or (if none) what it depended on
-    first = 0
-    for block in graph.blocks:
-        if len(block.deps) == 1:
-            deps = list(ids[block.deps[0]])
-        else:
-            deps = sorted({i for d in block.deps for i in ids[d]})
-        if block.collective:
-            comms = plan[block.id][device]
-            if not comms:
-                ids.append(tuple(deps))
+def _roles(graph: BlockGraph, op: Op, size: int, layout: DeviceLayout,
+           registry: dict[tuple[int, ...], int]) -> list[tuple[Comm, ...]]:
+    """Each device's communication nodes for collective ``op`` of ``size`` bytes; groups new to
+    ``registry`` get the next group id. All devices of a group share one role tuple, so that
+    equal roles are one object."""
+    roles: list[tuple[Comm, ...]] = [()] * layout.num_devices
+    if op.short_name == _PERMUTE:
+        sends: dict[int, list[Comm]] = {}
+        receives: dict[int, list[Comm]] = {}
+        for src, dst in layout.pairs(op):
+            if src != dst:
+                sends.setdefault(src, []).append(new_comm(_SEND, size, 0, 0, src, dst))
+                receives.setdefault(dst, []).append(new_comm(_RECV, size, 0, 0, src, dst))
+        for device in sends.keys() | receives.keys():  # sends first
+            roles[device] = (*sends.get(device, ()), *receives.get(device, ()))
+    elif op.short_name in COMM_TYPES:
+        comm_type = int(COMM_TYPES[op.short_name])
+        for group in layout.groups(op):
+            if len(group) < 2:
                 continue
-            kinds.update(comm.kind for comm in comms)
-            placed.append(_new_placed(block, first, deps, comms))
-            ids.append(tuple(range(first, first + len(comms))))
-            first += len(comms)
-        else:
-            kinds[NodeType.COMP_NODE] += 1
-            placed.append(_new_placed(block, first, deps, ()))
-            ids.append((first,))
-            first += 1
-    return placed, kinds
+            pg = registry.setdefault(group, len(registry) + 1)
+            role = (new_comm(_COLL, size, comm_type, pg, 0, 0),)
+            for device in group:
+                roles[device] = role
+    else:
+        raise HespasError(f"{graph.source}: no Chakra node type for {op.name}")
+    return roles
 
 
-#: Compute block id -> (micros, flops, bytes) of its node.
-_CompCosts = dict[int, tuple[int, int, int]]
+def _distinct(plan: Plan) -> list[list[tuple[Comm, ...]]]:
+    """The distinct role lists of a plan (blocks of one kind share theirs), in block order."""
+    return list({id(roles): roles for roles in plan.values()}.values())
 
 
-def _nodes(placed: Sequence[_Placed], comp_costs: _CompCosts) -> Iterator[Node]:
-    """The nodes of ``placed`` blocks."""
-    for item in placed:
-        block, node_id, deps = item.block, item.first, item.deps
-        if not item.comms:
-            micros, flops, nbytes = comp_costs[block.id]
-            yield comp(node_id, micros, deps, num_ops=flops, tensor_size=nbytes, name=block.label)
-        for comm in item.comms:
-            if comm.kind == NodeType.COMM_COLL_NODE:
-                yield collective(node_id, comm.comm_type, comm.size, deps, pg_name=str(comm.pg),
-                                 name=block.label)
-            else:
-                yield point_to_point(node_id, comm.kind, comm.src, comm.dst, comm.size, block.id,
-                                     deps, name=block.label)
-            node_id += 1
+def _alike(distinct: list[list[tuple[Comm, ...]]], num_devices: int) -> list[list[int]]:
+    """The devices, grouped by their roles in every collective (devices of a group have
+    identical traces), in order of their first device."""
+    if not distinct:
+        return [list(range(num_devices))]
+    # Equal roles are one object (`_plan`): a device's signature is the ids of its roles.
+    by_signature: dict[tuple[int, ...], list[int]] = {}
+    for device, signature in enumerate(zip(*[list(map(id, roles)) for roles in distinct])):
+        by_signature.setdefault(signature, []).append(device)
+    return list(by_signature.values())
 
 
-def _encoded_nodes(placed: Sequence[_Placed], comp_costs: _CompCosts) -> bytes:
-    stream = io.BytesIO()
-    write_nodes(stream, _nodes(placed, comp_costs))
-    return stream.getvalue()
-
-
-def _encoded_chunks(placed: Sequence[_Placed], comp_costs: _CompCosts) -> tuple[bytes]:
-    return (_encoded_nodes(placed, comp_costs),)
-
-
-def _write_trace(path: Path, placed: list[_Placed], comp_costs: _CompCosts) -> None:
-    """Write one trace; a long one's later nodes are built and encoded by forked children
-    (`hespas_py.forking`), or here if one fails."""
-    parts = shares(len(placed), max(1, min(max_jobs(), len(placed) // _NODES_PER_JOB)))
-    children = [Forked(functools.partial(_encoded_chunks, placed[start:stop], comp_costs))
-                for start, stop in parts[1:]]
-    with path.open("wb") as stream:
-        write_trace(stream, _nodes(placed[:parts[0][1]], comp_costs))
-        for child, (start, stop) in zip(children, parts[1:]):
-            data = child.result()
-            if data is None:
-                data = _encoded_nodes(placed[start:stop], comp_costs)
-            stream.write(data)
+def _replicate(original: str, paths: Sequence[str]) -> None:
+    """Hard links to ``original`` at ``paths``. Where the file system refuses one more link to a
+    file (its limit: ext4 takes 65,000) or hard links at all, that path gets a copy, and the
+    following paths are linked to the copy."""
+    source = original
+    for path in paths:
+        try:
+            os.link(source, path)
+        except FileExistsError:  # left by a forked writer that failed (`write_traces`)
+            os.unlink(path)
+            os.link(source, path)
+        except OSError as error:
+            if error.errno not in _NO_MORE_LINKS:
+                raise
+            shutil.copyfile(source, path)
+            source = path
 
 
 def write_traces(out_dir: Path, graph: BlockGraph, estimates: Sequence[Estimate | None],
                  layout: DeviceLayout) -> TraceSet:
     """Write ``dev.<i>.et`` for every device and ``comm_group.json`` into ``out_dir``.
 
-    ``estimates[i]`` is block ``i``'s estimate (None for collective blocks).
+    ``estimates[i]`` is block ``i``'s estimate (None for collective blocks). Many distinct traces
+    are written in shares by forked children (`hespas_py.forking`), or here if one fails.
     """
     compute = [b for b in graph.blocks if not b.collective]
     micros = durations_micros([estimates[b.id].time_s for b in compute])
     comp_costs = {b.id: (m, round(estimates[b.id].flops), round(estimates[b.id].bytes))
-            for b, m in zip(compute, micros)}
+                  for b, m in zip(compute, micros)}
     plan, registry = _plan(graph, layout)
-    by_signature: dict[tuple, list[int]] = {}
-    distinct_roles = {id(roles): roles for roles in plan.values()}.values()  # blocks share them
-    for device in range(layout.num_devices):
-        signature = tuple(roles[device] for roles in distinct_roles)
-        by_signature.setdefault(signature, []).append(device)
-    counts: dict[int, dict[str, int]] = {}
-    for devices in by_signature.values():
-        placed, kinds = _place(graph, plan, devices[0])
-        first = out_dir / trace_name(devices[0])
-        _write_trace(first, placed, comp_costs)
-        tally = {NodeType(kind).name: count for kind, count in kinds.items()}
-        for device in devices:
-            counts[device] = tally
-            if device != devices[0]:
-                os.link(first, out_dir / trace_name(device))
+    distinct = _distinct(plan)
+    classes = _alike(distinct, layout.num_devices)
+    jobs = max_jobs()
+    parts = shares(len(classes), max(1, min(jobs, len(classes) // _TRACES_PER_JOB)))
+    write = functools.partial(_write_share, out_dir, graph, plan, distinct, comp_costs,
+                              jobs if len(parts) == 1 else 1)
+    children = [Forked(lambda share=classes[start:stop]: (marshal.dumps(write(share)),))
+                for start, stop in parts[1:]]
+    counts = write(classes[:parts[0][1]])
+    for child, (start, stop) in zip(children, parts[1:]):
+        data = child.result()
+        counts.update(write(classes[start:stop]) if data is None else marshal.loads(data))
     groups = {gid: group for group, gid in registry.items()}
     (out_dir / COMM_GROUP_FILE).write_text(
         json.dumps({str(gid): list(g) for gid, g in groups.items()}) + "\n")
-    return TraceSet(num_devices=layout.num_devices, files=len(by_signature),
+    return TraceSet(num_devices=layout.num_devices, files=len(classes),
                     nodes=dict(sorted(counts.items())), comm_groups=groups,
                     total_micros=sum(micros))
+
+
+def _write_share(out_dir: Path, graph: BlockGraph, plan: Plan, distinct: list[list[tuple]],
+                 comp_costs: CompCosts, jobs: int, classes: list[list[int]]
+                 ) -> dict[int, dict[str, int]]:
+    """Write the traces of ``classes`` (devices with identical traces, `_alike`); each device's
+    node count per type name."""
+    counts: dict[int, dict[str, int]] = {}
+    encoders: dict[tuple[int, ...], TraceEncoder] = {}
+    for devices in classes:
+        first = devices[0]
+        shape = tuple(map(len, map(itemgetter(first), distinct)))  # decides the placement
+        encoder = encoders.get(shape)
+        if encoder is None:
+            encoder = encoders[shape] = TraceEncoder(place(graph, plan, first), comp_costs, jobs)
+        data, kinds = encoder.trace(plan, first)
+        path = os.path.join(out_dir, trace_name(first))
+        with open(path, "wb") as stream:
+            stream.write(data)
+        _replicate(path, [os.path.join(out_dir, trace_name(device)) for device in devices[1:]])
+        counts.update(dict.fromkeys(devices, {NodeType(k).name: n for k, n in kinds.items()}))
+    return counts

@@ -1,4 +1,5 @@
-"""``hespas analyze FILE [--expand] [--json]``: the op histogram of a StableHLO module."""
+"""``hespas analyze FILE [--expand] [--json]``: the op histogram of a StableHLO module (of each
+module of a file that holds several, ``// -----`` separated)."""
 
 from __future__ import annotations
 
@@ -19,12 +20,12 @@ def analyze(
     ),
     json_out: bool = typer.Option(False, "--json", help="Print the histogram as JSON."),
 ) -> None:
-    """Print how often each op occurs, in the published Hespas analyzer's layout."""
-    from hespas_py.mlir.analyze import histogram, render_text, to_json
-    from hespas_py.mlir.reader import load_module
+    """Print how often each op occurs, in the published Hespas analyzer's layout (per module)."""
+    from hespas_py.mlir.analyze import histogram, modules_json, render_modules
+    from hespas_py.mlir.reader import load_modules
 
-    result = histogram(load_module(file, outline=True), expand=expand)
+    results = [histogram(module, expand=expand) for module in load_modules(file, outline=True)]
     if json_out:
-        print(json.dumps(to_json(result), indent=2))
+        print(json.dumps(modules_json(results), indent=2))
     else:
-        print(render_text(result))
+        print(render_modules(results))

@@ -46,11 +46,12 @@ def _mlir_analyzer(argv: list[str]) -> int:
                         help="Histogram rows as a dotted table (default) or as CSV.")
     args = parser.parse_args(argv)
     _import_bindings_without_numpy()
-    from hespas_py.mlir.analyze import histogram, render_text
-    from hespas_py.mlir.reader import load_module
+    from hespas_py.mlir.analyze import histogram, render_modules
+    from hespas_py.mlir.reader import load_modules
 
-    result = histogram(load_module(args.mlir_file, outline=True), expand=args.expand_func_calls)
-    print(render_text(result, csv=args.format == "csv"))
+    results = [histogram(module, expand=args.expand_func_calls)
+               for module in load_modules(args.mlir_file, outline=True)]
+    print(render_modules(results, csv=args.format == "csv"))
     return 0
 
 

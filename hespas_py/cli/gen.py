@@ -1,8 +1,10 @@
 """``hespas gen``: StableHLO -> per-device Chakra traces (also the ``hespas_chakra_gen`` tool).
 
 Options and config file are the published tool's (``CONFIG --mlir_file F --output DIR --split_fn
-... --merge/--no-merge --block_lim N --num_npus N --clean``), plus ``--cache-dir``, ``--json`` and ``--system-config`` (simulate the traces right after writing
-them, with the built-in ASTRA-sim-semantics simulator). CONFIG is a JSON config file or a node preset name (``A100_SXM_40GB``).
+... --merge/--no-merge --block_lim N --num_npus N --clean``), plus ``--module N`` (which module of
+a file that holds several), ``--cache-dir``, ``--json`` and ``--system-config`` (simulate the
+traces right after writing them, with the built-in ASTRA-sim-semantics simulator). CONFIG is a
+JSON config file or a node preset name (``A100_SXM_40GB``).
 Logs go to stderr; the summary (a table, or JSON with ``--json``) to stdout; a progress bar is
 shown only when stdout is a terminal.
 """
@@ -139,6 +141,9 @@ def gen(
                                             help="linear_split: most ops per compute block."),
     num_npus: Optional[int] = typer.Option(None, "--num_npus", "--num-npus",
                                            help="Devices, for a module that declares one."),
+    module: Optional[int] = typer.Option(
+        None, "--module", help="Which module (from 1) of a file that holds several ('// -----' "
+        "separated)."),
     clean: bool = typer.Option(False, "--clean", help="Replace an existing output directory."),
     cache_dir: Optional[Path] = typer.Option(None, "--cache-dir",
                                              help="Estimate cache directory (shared by runs)."),
@@ -159,7 +164,8 @@ def gen(
     settings = GenConfig.from_config(
         config, mlir_file=mlir_file, output_dir=output,
         split_strategy=split_fn.strip().lower() if split_fn else None, merge=merge,
-        block_lim=block_lim, num_npus=num_npus, clean=clean or None, cache_dir=cache_dir)
+        block_lim=block_lim, num_npus=num_npus, module=module, clean=clean or None,
+        cache_dir=cache_dir)
     if sys.stdout.isatty() and not json_out:
         progress, hook = _progress_bar()
         with progress:

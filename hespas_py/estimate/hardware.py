@@ -35,9 +35,10 @@ from typing import Any
 
 from hespas_py.errors import HespasError
 from hespas_py.estimate.base import Hardware, estimator_class
+from hespas_py.resources import shipped
 
-#: The repository's node presets.
-PRESETS_DIR = Path(__file__).resolve().parents[2] / "configs" / "nodes"
+#: The node presets (``configs/nodes``, shipped with the package).
+PRESETS_DIR = shipped("configs", "nodes")
 #: Method whose preset file any method falls back to.
 DEFAULT_METHOD = "roofline"
 

@@ -1,4 +1,4 @@
-"""The workloads shipped in the repository's ``workloads/`` folder, found by name.
+"""The workloads shipped in the ``workloads/`` folder (in the repository and the wheel), found by name.
 
 Small workloads are plain ``.mlir`` files; large ones are shipped gzip-compressed
 (``.mlir.gz``) and decompressed on first use into a cache folder
@@ -15,8 +15,9 @@ import tempfile
 from pathlib import Path
 
 from hespas_py.errors import HespasError
+from hespas_py.resources import shipped
 
-WORKLOADS_DIR = Path(__file__).resolve().parents[2] / "workloads"
+WORKLOADS_DIR = shipped("workloads")
 _SUFFIXES = (".mlir", ".mlir.gz")
 
 

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Sequence
 
 from hespas_py.mlir.ops import TERMINATORS, Module, Op, Region
 
@@ -49,14 +49,16 @@ class Histogram:
     """How often each operator occurs in a module.
 
     Attributes:
-        path: the module's file.
+        path: the module's file (``<file>#N`` for module ``N`` of a file that holds several).
         expanded: whether calls, fusions and control-flow bodies were expanded.
         counts: ``(operator, count)`` sorted by count, descending; ties in order of first use.
+        name: the module's symbol name, or ``""``.
     """
 
     path: str
     expanded: bool
     counts: tuple[tuple[str, int], ...]
+    name: str = ""
 
     @property
     def unique(self) -> int:
@@ -76,7 +78,7 @@ def histogram(module: Module, expand: bool = False) -> Histogram:
     else:
         counts = Counter(op.name for op in module.ops)
     ordered = sorted(counts.items(), key=lambda item: item[1], reverse=True)  # stable: ties stay
-    return Histogram(module.path, expand, tuple(ordered))
+    return Histogram(module.path, expand, tuple(ordered), module.name)
 
 
 def _expanded(ops: tuple[Op, ...], memo: dict[int, Counter[str]]) -> Counter[str]:
@@ -126,3 +128,18 @@ def to_json(result: Histogram) -> dict[str, Any]:
         "total_operators": result.total,
         "histogram": dict(result.counts),
     }
+
+
+def render_modules(results: Sequence[Histogram], csv: bool = False) -> str:
+    """`render_text` of a file's one module; of several, each after a line naming it
+    (``Module 2 of 3: <file>#2 (@name)``)."""
+    if len(results) == 1:
+        return render_text(results[0], csv)
+    return "\n".join(
+        f"Module {i} of {len(results)}: {r.path}{f' (@{r.name})' if r.name else ''}\n"
+        + render_text(r, csv) for i, r in enumerate(results, 1))
+
+
+def modules_json(results: Sequence[Histogram]) -> dict[str, Any] | list[dict[str, Any]]:
+    """`to_json` of a file's one module; a list of them, in file order, for several."""
+    return to_json(results[0]) if len(results) == 1 else [to_json(r) for r in results]

@@ -21,7 +21,7 @@ from typing import Iterator, Sequence
 from hespas_py.errors import HespasError
 from hespas_py.mlir.bindings import ir
 from hespas_py.mlir.ops import Op
-from hespas_py.mlir.source import entry_name, func_ops, is_public, parse_file
+from hespas_py.mlir.source import entry_name, func_ops, is_public, parse_file, split_label
 from hespas_py.split.blocks import Block
 
 _MANUAL = "sdy.manual_computation"
@@ -59,8 +59,9 @@ class BlockExtractor:
     """Standalone modules of blocks of one source file (parsed once)."""
 
     def __init__(self, path: str | Path) -> None:
+        """``path``: the module's file, or its label (``<file>#N``, `hespas_py.mlir.source`)."""
         self.path = str(path)
-        self.parsed = parse_file(path)
+        self.parsed = parse_file(*split_label(self.path))
         self.context = self.parsed.context
         self.functions = func_ops(self.parsed.module)
         entry = entry_name(self.path, {name: is_public(f) for name, f in self.functions.items()})

@@ -8,7 +8,8 @@ arguments included), so def-use edges are plain integer lookups.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from operator import attrgetter
+from typing import Any, Iterable, Mapping
 
 from hespas_py.fast_init import fast_constructor
 
@@ -26,6 +27,11 @@ DTYPE_BYTES: Mapping[str, int] = {
     "token": 0,
 }
 
+
+#: Dialects whose ops the later stages model. An op of any other dialect (another toolchain's,
+#: such as ``ttir``) is opaque to them: `Op.short_name` keeps its dialect, so that no stage takes
+#: ``ttir.add`` for ``stablehlo.add``, and the estimators cost it by their memory-bound fallback.
+MODELED_DIALECTS: frozenset[str] = frozenset({"stablehlo", "mhlo", "chlo", "sdy", "func"})
 
 #: Ops that end a function or region body.
 TERMINATORS: frozenset[str] = frozenset({"func.return", "stablehlo.return", "mhlo.return",
@@ -117,13 +123,40 @@ class Op:
 
     @property
     def short_name(self) -> str:
-        """The name without its dialect prefix (``add`` for ``stablehlo.add``)."""
-        return self.name.rpartition(".")[2]
+        """The name without its dialect prefix (``add`` for ``stablehlo.add``); the full name for
+        an op outside `MODELED_DIALECTS`."""
+        name = self.name
+        dialect_name, _, short = name.partition(".")  # `dialect`, inlined: a hot path
+        return short.rpartition(".")[2] if dialect_name in MODELED_DIALECTS else name
 
 
 #: `Op`'s constructor taking every field positionally, made cheap (`hespas_py.fast_init`); the
 #: readers build ops by the hundred thousand through it.
 new_op = fast_constructor(Op)
+
+
+def dialect(name: str) -> str:
+    """The dialect of an op name (``stablehlo`` for ``stablehlo.add``)."""
+    return name.partition(".")[0]
+
+
+def op_names(bodies: Iterable[tuple[Op, ...]]) -> set[str]:
+    """The names of the ops in ``bodies`` and, at any depth, in their regions (each region once)."""
+    names: set[str] = set()
+    seen: set[int] = set()
+    pending = list(bodies)
+    while pending:
+        ops = pending.pop()
+        names.update(map(_NAME, ops))
+        for regions in filter(None, map(_REGIONS, ops)):
+            for region in regions:
+                if id(region) not in seen:
+                    seen.add(id(region))
+                    pending.append(region.ops)
+    return names
+
+
+_NAME, _REGIONS = attrgetter("name"), attrgetter("regions")
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,13 +185,15 @@ class Module:
     """A whole StableHLO module as read from one file.
 
     Attributes:
-        path: the file it was read from (for messages).
+        path: how messages name the module: its file, or ``<file>#N`` for module ``N`` of a
+            file that holds several (`hespas_py.mlir.source`).
         entry: name of the entry function (``main``, else the single public function).
         functions: every ``func.func`` by name, entry included.
-        num_replicas: ``mhlo.num_replicas`` (1 when absent).
-        num_partitions: ``mhlo.num_partitions`` (1 when absent).
+        num_replicas: ``mhlo.num_replicas`` as the module states it; None when it does not.
+        num_partitions: ``mhlo.num_partitions`` as the module states it; None when it does not.
         mesh: axis name -> size of the module's ``sdy.mesh``, in declaration order; empty if none.
-        warnings: notes the reader raised while reading (unknown dialects allowed, ...).
+        name: the module's symbol name (``module @name``), or ``""``.
+        warnings: notes the reader raised while reading (unknown dialects, ignored text, ...).
         outline: whether only op names and nesting were read (``load_module(outline=True)``):
             ops then carry no SSA ids, types or attributes other than ``callee``.
     """
@@ -166,9 +201,10 @@ class Module:
     path: str
     entry: str
     functions: Mapping[str, Function]
-    num_replicas: int = 1
-    num_partitions: int = 1
+    num_replicas: int | None = None
+    num_partitions: int | None = None
     mesh: Mapping[str, int] = field(default_factory=dict)
+    name: str = ""
     warnings: tuple[str, ...] = ()
     outline: bool = False
 
@@ -179,5 +215,6 @@ class Module:
 
     @property
     def num_devices(self) -> int:
-        """Devices one step runs on: replicas x partitions."""
-        return self.num_replicas * self.num_partitions
+        """Devices one step runs on as the module states it: replicas x partitions, an unstated
+        count taken as 1 (`hespas_py.chakra.groups.DeviceLayout` infers what it does not state)."""
+        return (self.num_replicas or 1) * (self.num_partitions or 1)

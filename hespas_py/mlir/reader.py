@@ -19,6 +19,9 @@ What each op carries:
 * ``captures``: ids defined outside an op's regions and read inside them.
 
 The entry function is ``main``, else the single public function; anything else is a `HespasError`.
+Module ``N`` of a file that holds several is read with ``load_module(path, module=N)``, each in
+turn with `load_modules`. Ops of dialects outside `MODELED_DIALECTS` (another toolchain's) are
+read like any other, and warned about once per dialect.
 
 A function body of at least ``2 * _OPS_PER_JOB`` top-level ops is walked in shares by forked
 processes, one per usable CPU (`hespas_py.forking`; ``HESPAS_JOBS=1`` walks it here alone). The
@@ -50,9 +53,11 @@ from hespas_py.mlir.attrs import OPS_WITH_ATTRIBUTES, AttributeReader, Unreadabl
 from hespas_py.mlir.bindings import ir, mhlo, stablehlo
 from hespas_py.mlir.loops import TRACKED, trip_count
 from hespas_py.mlir.meshes import Mesh, read_meshes
-from hespas_py.mlir.ops import Function, Module, Op, Region, TensorType, new_op
+from hespas_py.mlir.ops import (MODELED_DIALECTS, Function, Module, Op, Region, TensorType,
+                                dialect, new_op, op_names)
 from hespas_py.mlir.shares import Borrowing, ShareDecoder, ShareEncoder
-from hespas_py.mlir.source import entry_name, func_ops, is_public, parse_file
+from hespas_py.mlir.source import (ParsedModule, entry_name, func_ops, is_public, module_name,
+                                   parse_file, parse_modules)
 
 _NO_ATTRS: dict[str, Any] = {}
 log = logging.getLogger(__name__)
@@ -91,20 +96,26 @@ _IDS_PER_OP = 4
 _OPS_PER_CHUNK = 8192
 
 
-def load_module(path: str | Path, *, outline: bool = False) -> Module:
-    """Read the module in ``path``; raise `HespasError` ("<file>: <problem>") for bad input.
+def load_module(path: str | Path, *, outline: bool = False, module: int | None = None) -> Module:
+    """Read the module in ``path`` (module ``module``, from 1, of a file that holds several:
+    `hespas_py.mlir.source`); raise `HespasError` ("<file>: <problem>") for bad input.
 
     ``outline``: read op names and nesting only (see the module docstring).
     """
     with gc_paused():
-        return _load(path, outline)
+        return _read(parse_file(path, module), outline)
 
 
-def _load(path: str | Path, outline: bool) -> Module:
-    parsed = parse_file(path)
-    for warning in parsed.warnings:
-        print(f"warning: {warning}", file=sys.stderr)
-    name = str(path)
+def load_modules(path: str | Path, *, outline: bool = False) -> Iterator[Module]:
+    """Every module of ``path`` in file order (one for most files), each read when asked for."""
+    for parsed in parse_modules(path):
+        with gc_paused():
+            read = _read(parsed, outline)
+        yield read
+
+
+def _read(parsed: ParsedModule, outline: bool) -> Module:
+    name = parsed.label
     module = parsed.module
     meshes = read_meshes(module)
     reader = _OutlineReader if outline else _FunctionReader
@@ -114,25 +125,53 @@ def _load(path: str | Path, outline: bool) -> Module:
             functions = reader(name, module, meshes, _same).read_all()
     except UnreadableAttribute as error:
         raise HespasError(f"{name}: {error}") from None
+    warnings = (*parsed.warnings, *_dialect_warnings(name, functions.values(), parsed.unregistered))
+    for warning in warnings:
+        print(f"warning: {warning}", file=sys.stderr)
     attributes = module.operation.attributes
     return Module(
         path=name,
         entry=entry_name(name, {f.name: f.public for f in functions.values()}),
         functions=functions,
-        num_replicas=_int_attribute(attributes, "mhlo.num_replicas"),
-        num_partitions=_int_attribute(attributes, "mhlo.num_partitions"),
+        num_replicas=_count_attribute(name, attributes, "mhlo.num_replicas"),
+        num_partitions=_count_attribute(name, attributes, "mhlo.num_partitions"),
         mesh=dict(next(iter(meshes.values())).axes) if meshes else {},
-        warnings=parsed.warnings,
+        name=module_name(module),
+        warnings=warnings,
         outline=outline,
     )
+
+
+def _dialect_warnings(path: str, functions: Iterable[Function],
+                      unregistered: Sequence[str]) -> list[str]:
+    """One warning per dialect outside `MODELED_DIALECTS`: those with ops (opaque to every later
+    stage), then those the parser did not know that only attributes or types use."""
+    by_dialect: dict[str, list[str]] = {}
+    for name in sorted(op_names(f.ops for f in functions)):
+        if dialect(name) not in MODELED_DIALECTS:
+            by_dialect.setdefault(dialect(name), []).append(name)
+    warnings = [
+        f"{path}: dialect {name} is unknown to hespas: its ops ({', '.join(ops)}) are opaque, "
+        "costed by the memory-bound fallback (operand + result bytes) and listed under "
+        "fallback_ops" for name, ops in by_dialect.items()]
+    warnings += [f"{path}: read with unregistered dialect {name} allowed; its attributes and "
+                 "types are ignored" for name in unregistered if name not in by_dialect]
+    return warnings
 
 
 def _same(value: ir.Value) -> ir.Value:
     return value
 
 
-def _int_attribute(attributes: Any, name: str) -> int:
-    return attributes[name].value if name in attributes else 1
+def _count_attribute(path: str, attributes: Any, name: str) -> int | None:
+    """A device-count attribute of the module as stated (None when absent); `HespasError` when
+    it is not an integer."""
+    if name not in attributes:
+        return None
+    attribute = attributes[name]
+    if not isinstance(attribute, ir.IntegerAttr):
+        raise HespasError(f"{path}: {name} = {attribute} is not an integer")
+    return attribute.value
 
 
 class _FunctionReader:

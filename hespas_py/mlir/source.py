@@ -1,4 +1,4 @@
-"""Turn a file into a live MLIR module in StableHLO form: text, MLIR bytecode or a VHLO artifact.
+"""Turn a file into live MLIR modules in StableHLO form: text, MLIR bytecode or a VHLO artifact.
 
 The format is told from the bytes: a gzip stream (``.mlir.gz``, as the shipped workloads are) is
 decompressed first; MLIR bytecode starts with the magic ``ML\\xefR``; a bytecode
@@ -6,8 +6,17 @@ module whose ops are in the versioned ``vhlo`` dialect is a portable artifact (w
 ``jax.export`` serializes as ``Exported.mlir_module_serialized``) and is deserialized back to
 StableHLO. Anything else must be UTF-8 MLIR text.
 
-A module that uses a dialect we do not register (a foreign attribute, an op of another toolchain)
-is parsed a second time with unregistered dialects allowed; the caller gets a warning saying so.
+What other frontends write is read too:
+
+* A module that uses a dialect we do not register (a foreign attribute such as
+  ``#ttcore.meshes<...>``, an op of another toolchain) is parsed a second time with unregistered
+  dialects allowed; `ParsedModule.unregistered` names the dialects the parser complained about.
+* Text after the module's closing brace that is not MLIR (a dump's end banner, a log line) is
+  cut off; `ParsedModule.warnings` names the line it starts on.
+* A text file of several modules separated by lines that start with ``// -----`` (MLIR's
+  split-input-file convention, which IR dumps' ``// -----// IR Dump After ...`` banners follow) is
+  read one module at a time: module ``N`` (from 1) is labelled ``<file>#N`` in every message, and
+  line numbers stay the file's. Parts holding only comments are not modules.
 """
 
 from __future__ import annotations
@@ -17,16 +26,23 @@ import re
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Mapping
+from typing import Iterator, Mapping
 
 from hespas_py.errors import HespasError
 from hespas_py.mlir.bindings import ir, make_context, stablehlo
 
 BYTECODE_MAGIC = b"ML\xefR"
 GZIP_MAGIC = b"\x1f\x8b"
+#: A line starting with this separates two modules of one text file (``mlir-opt
+#: -split-input-file``'s marker); the rest of that line is a comment.
+SPLIT_MARKER = "// -----"
 # What MLIR says when it meets a dialect it was not given (ops, attributes and types).
 _UNREGISTERED = ("unregistered dialect", "Dialect `", "is unknown", "allowUnregisteredDialects")
 _DIALECT_IN_MESSAGE = re.compile(r"Dialect `(\w+)'|#\"(\w+)\"|!\"(\w+)\"|custom op '(\w+)\.")
+#: Where MLIR puts the module it wraps around top-level ops that are not a single module.
+_IMPLICIT_MODULE_LOCATION = 'loc("-":0:0)'
+#: Characters of an ignored trailer quoted in its warning.
+_QUOTED = 40
 
 
 @dataclass(frozen=True)
@@ -36,16 +52,65 @@ class ParsedModule:
     Attributes:
         module: the module in StableHLO form (VHLO already deserialized).
         context: the context that owns ``module``; keep it alive as long as the module.
-        warnings: one-line notes for the user (unknown dialects allowed, ...).
+        label: how messages name the module: the file, or ``<file>#N`` for module ``N`` of a
+            file that holds several.
+        unregistered: dialects the parser did not know, once each (the module was parsed with
+            unregistered dialects allowed); empty when it knew them all.
+        warnings: one-line notes for the user (ignored trailing text, ...).
     """
 
     module: ir.Module
     context: ir.Context
-    warnings: tuple[str, ...]
+    label: str
+    unregistered: tuple[str, ...] = ()
+    warnings: tuple[str, ...] = ()
 
 
-def parse_file(path: str | Path) -> ParsedModule:
-    """Parse ``path``; raise `HespasError` naming the file and the MLIR diagnostic when it fails."""
+@dataclass(frozen=True)
+class _Source:
+    """One module's worth of a file: its label and its bytes (bytecode) or text (padded with the
+    newlines before it, so that the parser's line numbers are the file's)."""
+
+    label: str
+    data: str | bytes
+
+
+def parse_file(path: str | Path, module: int | None = None) -> ParsedModule:
+    """Parse module ``module`` (from 1) of ``path``, or its only module when ``module`` is None;
+    raise `HespasError` naming the file and the problem (the MLIR diagnostic when parsing fails,
+    the module count when the file holds several and none was chosen)."""
+    sources = _sources(path)
+    count = len(sources)
+    if module is None and count > 1:
+        raise HespasError(f"{path}: holds {count} modules (separated by '{SPLIT_MARKER}' lines); "
+                          f"choose one with --module N (1 to {count})")
+    if module is not None and not 1 <= module <= count:
+        raise HespasError(f"{path}: no module {module}: the file holds {count} "
+                          f"module{'s' if count > 1 else ''}")
+    return _parse(sources[(module or 1) - 1])
+
+
+def parse_modules(path: str | Path) -> Iterator[ParsedModule]:
+    """Every module of ``path`` in file order, each parsed when asked for."""
+    for source in _sources(path):
+        yield _parse(source)
+
+
+def module_label(path: str | Path, index: int) -> str:
+    """How module ``index`` (from 1) of a multi-module file is named: ``<path>#<index>``."""
+    return f"{path}#{index}"
+
+
+def split_label(label: str) -> tuple[str, int | None]:
+    """(file, module index or None) of a label `parse_file` gave (``<file>#N`` or a path)."""
+    path, mark, index = label.rpartition("#")
+    if mark and index.isdigit() and not Path(label).exists():
+        return path, int(index)
+    return label, None
+
+
+def _sources(path: str | Path) -> list[_Source]:
+    """The modules of a file, unparsed (`_Source`); `HespasError` if it cannot be read."""
     name = str(path)
     try:
         data = Path(path).read_bytes()
@@ -61,41 +126,138 @@ def parse_file(path: str | Path) -> ParsedModule:
         except (OSError, EOFError, zlib.error) as exc:
             raise HespasError(f"{name}: corrupt gzip stream ({exc})") from None
     if data.startswith(BYTECODE_MAGIC):
-        source: str | bytes = data
-    else:
-        try:
-            source = data.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            raise HespasError(
-                f"{name}: neither MLIR text (not UTF-8 at byte {exc.start}) nor MLIR bytecode"
-            ) from None
-        if not source.strip():
-            raise HespasError(f"{name}: empty file")
+        return [_Source(name, data)]
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise HespasError(
+            f"{name}: neither MLIR text (not UTF-8 at byte {exc.start}) nor MLIR bytecode"
+        ) from None
+    if not text.strip():
+        raise HespasError(f"{name}: empty file")
+    parts = _split(text)
+    if len(parts) == 1:
+        return [_Source(name, parts[0])]
+    return [_Source(module_label(name, i), part) for i, part in enumerate(parts, 1)]
+
+
+def _split(text: str) -> list[str]:
+    """The modules of ``text`` at `SPLIT_MARKER` lines, each preceded by as many newlines as the
+    file has before it; parts holding only comments and blank lines are dropped (all of ``text``
+    when nothing is left)."""
+    parts: list[str] = []
+    start = lines_before = 0
+    marker = text.find(SPLIT_MARKER)
+    while marker >= 0:
+        line_start = text.rfind("\n", 0, marker) + 1
+        if text[line_start:marker].isspace() or line_start == marker:
+            parts.append("\n" * lines_before + text[start:line_start])
+            lines_before += text.count("\n", start, line_start)
+            line_end = text.find("\n", marker)
+            start = len(text) if line_end < 0 else line_end + 1
+            lines_before += line_end >= 0
+        marker = text.find(SPLIT_MARKER, marker + len(SPLIT_MARKER))
+    if not parts:
+        return [text]
+    parts.append("\n" * lines_before + text[start:])
+    modules = [part for part in parts if not _only_comments(part)]
+    return modules or [text]
+
+
+def _only_comments(text: str) -> bool:
+    stripped = text.lstrip()
+    if stripped and not stripped.startswith("//"):  # the usual case, without splitting lines
+        return False
+    return all(not line.strip() or line.lstrip().startswith("//") for line in text.splitlines())
+
+
+def _parse(source: _Source) -> ParsedModule:
+    """Parse one module (`_parse_leniently` when the parser refuses it); deserialize VHLO."""
     context = make_context()
     try:
-        module = ir.Module.parse(source, context)
-        warnings: tuple[str, ...] = ()
+        parsed = ParsedModule(ir.Module.parse(source.data, context), context, source.label)
     except ir.MLIRError as error:
-        if not _mentions_unregistered(error):
-            raise HespasError(f"{name}: {_describe(error)}") from None
+        parsed = _parse_leniently(source, error)
+    if isinstance(source.data, bytes) and _is_vhlo(parsed.module):
+        try:
+            module = stablehlo.deserialize_portable_artifact(parsed.context, source.data)
+        except (ir.MLIRError, RuntimeError, ValueError) as error:
+            raise HespasError(f"{source.label}: cannot deserialize the VHLO portable artifact: "
+                              f"{_one_line(error)}") from None
+        parsed = ParsedModule(module, parsed.context, source.label, parsed.unregistered)
+    return parsed
+
+
+def _parse_leniently(source: _Source, error: ir.MLIRError) -> ParsedModule:
+    """Parse a module the parser refused with ``error``: again with unregistered dialects allowed
+    when it named one it does not know; then, for text, without a trailer that is not MLIR
+    (`_without_trailer`). `HespasError` with the last diagnostic when that fails too."""
+    label, data = source.label, source.data
+    context, unregistered, first_position = make_context(), (), _error_position(error)
+    if _mentions_unregistered(error):
+        unregistered = _dialects_named(error)
         context = make_context(allow_unregistered_dialects=True)
         try:
-            module = ir.Module.parse(source, context)
-        except ir.MLIRError:
-            raise HespasError(f"{name}: {_describe(error)}") from None
-        dialects = ", ".join(_dialects_named(error)) or "unknown"
-        warnings = (
-            f"{name}: read with unregistered dialects allowed (unknown dialect: {dialects}); "
-            "their attributes are ignored and their ops counted by name only",
-        )
-    if isinstance(source, bytes) and _is_vhlo(module):
+            return ParsedModule(ir.Module.parse(data, context), context, label, unregistered)
+        except ir.MLIRError as second_error:
+            error = second_error
+    cut = _without_trailer(data, error, context) if isinstance(data, str) else None
+    if cut is None:
+        raise HespasError(f"{label}: {_describe(error)}")
+    module, trailer_line, trailer = cut
+    if first_position is not None and first_position[0] >= trailer_line:
+        unregistered = ()  # the "dialect" was the trailer's first word
+    quoted = trailer if len(trailer) <= _QUOTED else trailer[:_QUOTED] + "..."
+    note = f"{label}: line {trailer_line}: ignored the text after the module ({quoted!r})"
+    return ParsedModule(module, context, label, unregistered, (note,))
+
+
+def _without_trailer(text: str, error: ir.MLIRError,
+                     context: ir.Context) -> tuple[ir.Module, int, str] | None:
+    """When ``error`` is about text after a complete ``module { ... }``: that module, the line the
+    text starts on and that line; None otherwise.
+
+    The parser stops at (or just after) the first token it cannot take, so the module ends at
+    the error's position or before the start of its line; whichever cut parses as an explicit
+    module (not top-level ops MLIR wrapped in one) wins.
+    """
+    position = _error_position(error)
+    if position is None:
+        return None
+    line, column = position
+    line_start = 0
+    for _ in range(line - 1):
+        line_start = text.find("\n", line_start) + 1
+        if line_start == 0:
+            return None
+    line_end = text.find("\n", line_start)
+    line_text = text[line_start:] if line_end < 0 else text[line_start:line_end]
+    at_error = line_start + len(line_text.encode()[:column - 1].decode(errors="ignore"))
+    for cut in dict.fromkeys((at_error, line_start)):
+        rest = text[cut:]
+        if not rest.strip():
+            continue
         try:
-            module = stablehlo.deserialize_portable_artifact(context, data)
-        except (ir.MLIRError, RuntimeError, ValueError) as error:
-            raise HespasError(
-                f"{name}: cannot deserialize the VHLO portable artifact: {_one_line(error)}"
-            ) from None
-    return ParsedModule(module, context, warnings)
+            module = ir.Module.parse(text[:cut], context)
+        except ir.MLIRError:
+            continue
+        if str(module.operation.location) == _IMPLICIT_MODULE_LOCATION:
+            continue
+        skipped = len(rest) - len(rest.lstrip())
+        first_line = text.count("\n", 0, cut + skipped) + 1
+        return module, first_line, rest.lstrip().partition("\n")[0].rstrip()
+    return None
+
+
+def _error_position(error: ir.MLIRError) -> tuple[int, int] | None:
+    """(line, column) of the first diagnostic of a parse error, when it has one."""
+    if not error.error_diagnostics:
+        return None
+    position = _line_col(error.error_diagnostics[0].location)
+    if position is None:
+        return None
+    line, _, column = position.partition(":")
+    return int(line), int(column)
 
 
 def _is_vhlo(module: ir.Module) -> bool:
@@ -107,13 +269,13 @@ def _mentions_unregistered(error: ir.MLIRError) -> bool:
     return any(marker in d.message for d in error.error_diagnostics for marker in _UNREGISTERED)
 
 
-def _dialects_named(error: ir.MLIRError) -> list[str]:
+def _dialects_named(error: ir.MLIRError) -> tuple[str, ...]:
     """The dialect names the diagnostics complain about, once each."""
     found: dict[str, None] = {}
     for diagnostic in error.error_diagnostics:
         for match in _DIALECT_IN_MESSAGE.finditer(diagnostic.message):
             found.setdefault(next(g for g in match.groups() if g), None)
-    return list(found)
+    return tuple(found)
 
 
 def _describe(error: ir.MLIRError) -> str:
@@ -140,6 +302,12 @@ def _line_col(location: ir.Location) -> str | None:
 
 def _one_line(message: object) -> str:
     return " ".join(str(message).split())
+
+
+def module_name(module: ir.Module) -> str:
+    """The module's symbol name (``module @name``), or ``""``."""
+    attributes = module.operation.attributes
+    return attributes["sym_name"].value if "sym_name" in attributes else ""
 
 
 def func_ops(module: ir.Module) -> dict[str, ir.Operation]:

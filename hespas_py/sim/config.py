@@ -19,6 +19,7 @@ from typing import Any, Mapping
 import yaml
 
 from hespas_py.errors import HespasError
+from hespas_py.resources import shipped
 
 #: Physical building blocks of one network dimension.
 TOPOLOGIES = ("Ring", "Switch", "FullyConnected")
@@ -369,8 +370,8 @@ def load_system_dir(folder: str | Path) -> SystemSetup:
     return load_setup(system_files(folder))
 
 
-#: The bundled machine presets (``configs/systems/<name>/astra-sim/...`` of a source checkout).
-PRESETS_DIR = Path(__file__).resolve().parents[2] / "configs" / "systems"
+#: The bundled machine presets (``configs/systems/<name>/astra-sim/...``, shipped with the package).
+PRESETS_DIR = shipped("configs", "systems")
 
 
 def preset_names() -> list[str]:

@@ -62,16 +62,26 @@ class CollectiveTimes:
         self.groups = groups
         self._durations: dict[tuple, int] = {}
 
+    @staticmethod
+    def key(node: TraceNode, at_start: bool) -> tuple:
+        """What makes two collectives take the same time."""
+        return (node.ints.get("comm_type"), node.ints.get("comm_size"), node.involved_dim,
+                group_id(node), node.ints.get("comm_priority", 0), at_start)
+
     def duration(self, node: TraceNode, at_start: bool) -> int:
         """Issue-to-finish ns of ``node``'s collective, identical on every NPU."""
-        key = (node.ints.get("comm_type"), node.ints.get("comm_size"), node.involved_dim,
-               group_id(node), node.ints.get("comm_priority", 0), at_start)
+        key = self.key(node, at_start)
         duration = self._durations.get(key)
         if duration is None:
-            duration = self._durations[key] = self._measure(node, at_start)
+            duration = self._durations[key] = self.measure(node, at_start)
         return duration
 
-    def _measure(self, node: TraceNode, at_start: bool) -> int:
+    def record(self, node: TraceNode, at_start: bool, duration: int) -> None:
+        """Take a `measure` of ``node`` made elsewhere (`hespas_py.sim.prefetch`)."""
+        self._durations[self.key(node, at_start)] = duration
+
+    def measure(self, node: TraceNode, at_start: bool) -> int:
+        """Simulate ``node``'s collective alone on the whole machine: its duration."""
         if at_start:
             nodes = [node._replace(id=0, deps=())]
             lead_in = 0
@@ -106,9 +116,13 @@ class ReplicatedWorkload(Workload):
 def run_replicated(trace: Trace, system: SystemConfig, network: NetworkConfig,
                    groups: Mapping[int, tuple[int, ...]]) -> SimResult:
     """Replay NPU 0 and copy its report to every NPU (raises `NotSymmetric` when unsound)."""
+    from hespas_py.sim.prefetch import prefetch
+
+    times = CollectiveTimes(system, network, groups)
+    prefetch(times, trace)
     queue = EventQueue()
     sys = Sys(0, queue, Network(network, queue), system, network)
-    workload = ReplicatedWorkload(sys, trace, groups, CollectiveTimes(system, network, groups))
+    workload = ReplicatedWorkload(sys, trace, groups, times)
     run_workloads([workload], queue)
     device = workload.result()
     return SimResult(tuple(dataclasses.replace(device, id=npu)

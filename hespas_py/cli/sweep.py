@@ -1,0 +1,122 @@
+"""``hespas sweep``: a design-space sweep (workloads x nodes x systems x estimators x variants).
+
+The spec is read and checked, and Ray reached, before anything is written: a bad spec is one line
+and exit 2 with DIR untouched. Work is kept by content in ``DIR/store`` (a rerun does only what
+is missing); ``DIR/results.csv`` and ``DIR/results.json`` are written whole at the end. A progress
+bar with ETA goes to stderr when it is a terminal; the summary (or ``--json``) to stdout.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Optional
+
+import typer
+
+from hespas_py.cli.main import app
+from hespas_py.errors import HespasError
+
+if TYPE_CHECKING:  # the sweep machinery is imported when the command runs
+    from hespas_py.sweep.runner import ProgressHook, SweepResult
+
+STORE = "store"
+
+
+def _progress_bar() -> tuple[object, ProgressHook]:
+    """A rich progress display on stderr (traces, then points, with ETA) and its hook."""
+    from rich.console import Console
+    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
+                               TimeElapsedColumn, TimeRemainingColumn)
+
+    progress = Progress(TextColumn("{task.description:>6}"), BarColumn(), MofNCompleteColumn(),
+                        TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
+                        console=Console(stderr=True), transient=True)
+    phases = {phase: progress.add_task(phase, total=None) for phase in ("traces", "points")}
+
+    def hook(phase: str, done: int, total: int) -> None:
+        progress.update(phases[phase], completed=done, total=total)
+
+    return progress, hook
+
+
+def _ms(seconds: float) -> str:
+    return f"{seconds * 1e3:,.3f}"
+
+
+def print_summary(result: SweepResult, variant_keys: tuple[str, ...], out: Path) -> None:
+    """The best point per workload, then what was done and skipped."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from hespas_py.sweep.results import best_per_workload
+
+    table = Table(title="best point per workload")
+    for column in ("workload", "node", "system", "estimator", *variant_keys):
+        table.add_column(column)
+    for column in ("step (ms)", "compute (ms)", "exposed comm (ms)"):
+        table.add_column(column, justify="right")
+    for row in best_per_workload(result.rows):
+        table.add_row(*(str(row[k]) for k in ("workload", "node", "system", "estimator",
+                                               *variant_keys)),
+                      _ms(row["step_time_s"]), _ms(row["compute_s"]), _ms(row["exposed_comm_s"]))
+    work = result.work
+    console = Console()
+    if not console.is_terminal:  # a file or pipe gets the whole table, not 80 columns
+        console.width = max(console.width, console.measure(
+            table, options=console.options.update_width(10_000)).maximum)
+    console.print(table)
+    console.print(f"{len(result.rows)} rows, {len(result.skipped)} skipped; traces: "
+                  f"{work.traces_made} made, {work.traces_reused} reused; points: "
+                  f"{work.points_simulated} simulated, {work.points_reused} reused; results in "
+                  f"{out}", highlight=False)
+    for reason in dict.fromkeys(s["reason"] for s in result.skipped):
+        console.print(f"skipped: {reason}", markup=False, highlight=False)
+
+
+@app.command("sweep")
+def sweep_command(
+    spec: Path = typer.Argument(..., help="Sweep spec (YAML): workloads, nodes, systems, "
+                                "estimator, split, variants."),
+    out: Path = typer.Option(..., "--out", help="Results folder: results.csv, results.json and "
+                             "the store of finished work (a rerun resumes from it)."),
+    as_json: bool = typer.Option(False, "--json", help="Print results.json's object on stdout."),
+    backend: str = typer.Option("local", "--backend", help="local (a process pool) or ray."),
+    address: Optional[str] = typer.Option(None, "--address", help="Ray cluster to use "
+                                          "(auto, ray://HOST:10001); default: a local Ray."),
+    jobs: Optional[int] = typer.Option(None, "--jobs", help="Workers (default: this machine's "
+                                       "CPUs; with Ray, the CPUs of the local Ray it starts)."),
+    plot: Optional[Path] = typer.Option(None, "--plot", help="Draw step time per node x system "
+                                        "here (needs matplotlib: the plot extra)."),
+) -> None:
+    """Sweep workloads x nodes x systems x estimators x system variants."""
+    from hespas_py.sweep.backends import make_backend
+    from hespas_py.sweep.plan import make_plan
+    from hespas_py.plotting import pyplot
+    from hespas_py.sweep.plot import plot_step_times
+    from hespas_py.sweep.results import write_results
+    from hespas_py.sweep.runner import run_sweep
+    from hespas_py.sweep.spec import load_spec
+    from hespas_py.sweep.store import Store
+
+    if plot is not None:
+        pyplot()  # fail before any work when matplotlib is missing
+    if out.exists() and not out.is_dir():
+        raise HespasError(f"{out}: exists and is not a directory")
+    plan = make_plan(load_spec(spec))
+    with make_backend(backend, jobs, address) as runner:
+        store = Store(out / STORE)
+        if sys.stderr.isatty():
+            progress, hook = _progress_bar()
+            with progress:
+                result = run_sweep(plan, store, runner, hook)
+        else:
+            result = run_sweep(plan, store, runner)
+    write_results(out, result, plan.variant_keys)
+    if plot is not None:
+        plot_step_times(result.rows, plot)
+    if as_json:
+        print(json.dumps(result.as_json(), indent=1))
+    else:
+        print_summary(result, plan.variant_keys, out)

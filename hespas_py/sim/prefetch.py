@@ -1,0 +1,63 @@
+"""Collective durations of a replicated run, measured up front by forked processes.
+
+A replicated run (`hespas_py.sim.replicate`) times each distinct collective by simulating it on
+the whole machine, which on a machine of hundreds of NPUs is nearly all of its time. The
+collectives issued after tick 0 are known before the replay starts, so on a big machine they are
+shared out to forked copies of this process (`hespas_py.forking`) and measured at once; the
+replay then finds them measured. A collective a child could not measure (it stopped, or the
+measurement raised) is left to the replay, which measures it itself and raises as it would have:
+prefetching changes speed, never results.
+"""
+
+from __future__ import annotations
+
+import marshal
+
+from hespas_py.chakra.schema import NodeType
+from hespas_py.forking import Forked, max_jobs, shares
+from hespas_py.sim.errors import Rejected
+from hespas_py.sim.replicate import CollectiveTimes, NotSymmetric
+from hespas_py.sim.trace import Trace
+from hespas_py.sim.workload import SIMULATED_COLLECTIVES
+
+#: Fewest NPUs worth forking for: a collective on 128 NPUs takes tens of ms to simulate, a fork
+#: and its hand-back a few.
+WORTH_IT_NPUS = 128
+
+
+def _measured(times: CollectiveTimes, nodes: list) -> list[int | None]:
+    durations: list[int | None] = []
+    for node in nodes:
+        try:
+            durations.append(times.measure(node, at_start=False))
+        except (NotSymmetric, Rejected):
+            durations.append(None)
+    return durations
+
+
+def prefetch(times: CollectiveTimes, trace: Trace) -> None:
+    """Measure ``trace``'s distinct collectives into ``times`` when the machine is big enough
+    and this process may fork (`hespas_py.forking.max_jobs`)."""
+    jobs = max_jobs()
+    if jobs < 2 or times.network.num_npus < WORTH_IT_NPUS:
+        return
+    distinct = {}
+    for node in trace.nodes:
+        if (node.type == NodeType.COMM_COLL_NODE
+                and node.ints.get("comm_type") in SIMULATED_COLLECTIVES):
+            try:
+                distinct.setdefault(times.key(node, at_start=False), node)
+            except Rejected:  # a bad pg_name: the replay reports it
+                continue
+    nodes = list(distinct.values())
+    if len(nodes) < 2:
+        return
+    ranges = shares(len(nodes), min(jobs, len(nodes)))
+    children = [Forked(lambda share=share: (marshal.dumps(_measured(times, nodes[slice(*share)])),))
+                for share in ranges[1:]]
+    results = [_measured(times, nodes[slice(*ranges[0])])]
+    results += [marshal.loads(data) if (data := child.result()) is not None
+                else [None] * (stop - start) for child, (start, stop) in zip(children, ranges[1:])]
+    for node, duration in zip(nodes, (d for share in results for d in share)):
+        if duration is not None:
+            times.record(node, at_start=False, duration=duration)

@@ -1,0 +1,54 @@
+"""A sweep's results: ``results.csv`` and ``results.json``, and the best point per workload.
+
+``results.json`` is ``{"rows": [...], "skipped": [...]}`` (`SweepResult.as_json`);
+``results.csv`` has one line per row, columns `columns`, a list-valued variant written as JSON.
+Both are written under temporary names and renamed into place.
+"""
+
+from __future__ import annotations
+
+import csv
+import dataclasses
+import io
+import json
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+from hespas_py.sweep.plan import LABELS
+from hespas_py.sweep.runner import SweepResult
+from hespas_py.sweep.store import write_atomically
+from hespas_py.sweep.tasks import Figures
+
+RESULTS_CSV = "results.csv"
+RESULTS_JSON = "results.json"
+FIGURES = tuple(f.name for f in dataclasses.fields(Figures))
+
+
+def columns(variant_keys: Sequence[str]) -> tuple[str, ...]:
+    """The columns of a row: labels, figures, variant keys."""
+    return (*LABELS, *FIGURES, *variant_keys)
+
+
+def _cell(value: Any) -> Any:
+    return json.dumps(value) if isinstance(value, (list, dict)) else value
+
+
+def write_results(out: Path, result: SweepResult, variant_keys: Sequence[str]) -> None:
+    """Write ``results.csv`` and ``results.json`` into ``out``."""
+    text = io.StringIO()
+    writer = csv.DictWriter(text, columns(variant_keys), lineterminator="\n")
+    writer.writeheader()
+    for row in result.rows:
+        writer.writerow({k: _cell(v) for k, v in row.items()})
+    write_atomically(out / RESULTS_CSV, text.getvalue())
+    write_atomically(out / RESULTS_JSON, json.dumps(result.as_json(), indent=1) + "\n")
+
+
+def best_per_workload(rows: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """The row of smallest step time of each workload, in the workloads' order."""
+    best: dict[str, Mapping[str, Any]] = {}
+    for row in rows:
+        current = best.get(row["workload"])
+        if current is None or row["step_time_s"] < current["step_time_s"]:
+            best[row["workload"]] = row
+    return list(best.values())

@@ -1,0 +1,229 @@
+"""A sweep spec (YAML): what to sweep, read and checked before any work starts.
+
+Keys (a name list may also be a single name):
+
+- ``workloads`` (required): shipped workload names (as `hespas_py.export.workload_path` takes
+  them) or StableHLO files;
+- ``nodes`` (required): node presets (``configs/nodes``) or node config files;
+- ``systems`` (required): system presets (``configs/systems``) or ASTRA-sim folders;
+- ``estimator``: estimator name(s), default `DEFAULT_ESTIMATOR`;
+- ``split``: ``linear_split`` (default) or ``individual_split``, or a mapping ``{strategy: ...,
+  block_lim: N, merge: BOOL}``; settings it leaves out come from each node config, as in
+  ``hespas gen``;
+- ``variants``: system variants (`hespas_py.sweep.variants`).
+
+Relative paths are read from the spec file's folder. Any problem (unknown key, preset, estimator
+or file, a bad variant) is one `HespasError` line naming the spec file.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Mapping, TypeVar
+
+import yaml
+
+from hespas_py.errors import HespasError
+from hespas_py.estimate.base import Hardware
+from hespas_py.sim.config import SystemSetup
+from hespas_py.sweep.variants import check_dimensions, check_variants
+
+#: Estimator of a spec that names none (the one `hespas accuracy` reports by default).
+DEFAULT_ESTIMATOR = "fused_roofline"
+SPEC_KEYS = ("workloads", "nodes", "systems", "estimator", "split", "variants")
+_REQUIRED = ("workloads", "nodes", "systems")
+_SPLIT_KEYS = ("strategy", "block_lim", "merge")
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Split:
+    """How every workload is split into blocks.
+
+    Attributes:
+        strategy: ``linear_split`` or ``individual_split``.
+        block_lim: linear_split's most ops per block (None: the node config's, or the default).
+        merge: individual_split's chain fusion (None: the node config's, or off).
+    """
+
+    strategy: str = "linear_split"
+    block_lim: int | None = None
+    merge: bool | None = None
+
+
+@dataclass(frozen=True)
+class Workload:
+    """A workload of the spec.
+
+    Attributes:
+        file: its StableHLO file here.
+        shipped: the shipped workload's name, which a worker elsewhere resolves in its own
+            installation; None for a file given by path (every worker reads it at ``file``).
+    """
+
+    file: Path
+    shipped: str | None = None
+
+
+@dataclass(frozen=True)
+class NodeConfig:
+    """A node for one estimator.
+
+    Attributes:
+        file: the node config file (a preset's file for that estimator).
+        hardware: the hardware it describes, read for that estimator.
+    """
+
+    file: Path
+    hardware: Hardware
+
+
+@dataclass(frozen=True)
+class SweepSpec:
+    """A checked sweep spec; every mapping keeps the spec's order and is keyed by the name the
+    spec gives (the label rows carry).
+
+    Attributes:
+        source: the spec file.
+        workloads: per workload, where it is.
+        nodes: per node, per estimator, its config.
+        systems: per system, its ASTRA-sim files.
+        estimators: estimator names.
+        split: the split settings.
+        variants: per variant key, its values (`hespas_py.sweep.variants`), in the spec's order.
+    """
+
+    source: Path
+    workloads: Mapping[str, Workload]
+    nodes: Mapping[str, Mapping[str, NodeConfig]]
+    systems: Mapping[str, SystemSetup]
+    estimators: tuple[str, ...]
+    split: Split
+    variants: Mapping[str, list]
+
+
+def _names(doc: Mapping, key: str, source: str, default: Any = None) -> list[str]:
+    value = doc.get(key, default)
+    names = [value] if isinstance(value, str) else value
+    if not isinstance(names, list) or not names or not all(isinstance(n, str) and n
+                                                          for n in names):
+        raise HespasError(f"{source}: {key} must be a name or a non-empty list of names")
+    return list(dict.fromkeys(names))
+
+
+def _resolved(key: str, names: list[str], resolve: Callable[[str], T],
+              source: str) -> dict[str, T]:
+    """``{name: resolve(name)}``; a `HespasError` gains the spec file and key in front."""
+    resolved = {}
+    for name in names:
+        try:
+            resolved[name] = resolve(name)
+        except HespasError as exc:
+            raise HespasError(f"{source}: {key}: {exc}") from None
+    return resolved
+
+
+def _workload(base: Path) -> Callable[[str], Workload]:
+    from hespas_py.export.workloads import workload_path
+
+    def resolve(name: str) -> Workload:
+        path = base / name
+        return Workload(path) if path.is_file() else Workload(workload_path(name), name)
+    return resolve
+
+
+def _node(base: Path, estimators: tuple[str, ...]) -> Callable[[str], dict[str, NodeConfig]]:
+    from hespas_py.estimate.hardware import config_file, hardware_from_config, read_config
+
+    def resolve(name: str) -> dict[str, NodeConfig]:
+        given = base / name
+        configs = {}
+        for estimator in estimators:
+            path, preset = config_file(given if given.is_file() else name, estimator)
+            hardware = hardware_from_config(read_config(path), str(path), estimator, name=preset)
+            configs[estimator] = NodeConfig(path, hardware)
+        return configs
+    return resolve
+
+
+def _system(base: Path) -> Callable[[str], SystemSetup]:
+    from hespas_py.sim.config import load_setup, resolve_system_files, system_files
+
+    def resolve(name: str) -> SystemSetup:
+        folder = base / name
+        return load_setup(system_files(folder) if folder.is_dir() else resolve_system_files(name))
+    return resolve
+
+
+def _estimators(doc: Mapping, source: str) -> tuple[str, ...]:
+    from hespas_py.estimate.base import estimator_class
+
+    names = tuple(n.strip().lower() for n in _names(doc, "estimator", source, DEFAULT_ESTIMATOR))
+    for name in names:
+        try:
+            estimator_class(name)
+        except HespasError as exc:
+            raise HespasError(f"{source}: estimator: {exc}") from None
+    return names
+
+
+def _split(value: Any, source: str) -> Split:
+    from hespas_py.split import splitter
+
+    settings = {"strategy": value} if isinstance(value, str) else value
+    if not isinstance(settings, dict):
+        raise HespasError(f"{source}: split must be a strategy name or a mapping with "
+                          f"{', '.join(_SPLIT_KEYS)}")
+    for key in settings:
+        if key not in _SPLIT_KEYS:
+            raise HespasError(f"{source}: unknown key split.{key} "
+                              f"(known: {', '.join(_SPLIT_KEYS)})")
+    split = Split(**settings)
+    try:
+        splitter(split.strategy)
+    except HespasError as exc:
+        raise HespasError(f"{source}: split: {exc}") from None
+    if split.block_lim is not None and (not isinstance(split.block_lim, int)
+                                        or isinstance(split.block_lim, bool)
+                                        or split.block_lim < 1):
+        raise HespasError(f"{source}: split.block_lim must be an integer >= 1")
+    if split.merge is not None and not isinstance(split.merge, bool):
+        raise HespasError(f"{source}: split.merge must be true or false")
+    return split
+
+
+def read_spec_file(path: Path) -> dict[str, Any]:
+    """The spec's YAML mapping with only known keys (`HespasError` otherwise)."""
+    try:
+        doc = yaml.safe_load(path.read_text())
+    except OSError as exc:
+        raise HespasError(f"{path}: cannot read ({exc.strerror or exc})") from None
+    except yaml.YAMLError as exc:
+        raise HespasError(f"{path}: not YAML ({str(exc).splitlines()[0]})") from None
+    if not isinstance(doc, dict):
+        raise HespasError(f"{path}: a sweep spec is a mapping with keys {', '.join(SPEC_KEYS)}")
+    for key in doc:
+        if key not in SPEC_KEYS:
+            raise HespasError(f"{path}: unknown key {key!r} (known: {', '.join(SPEC_KEYS)})")
+    for key in _REQUIRED:
+        if key not in doc:
+            raise HespasError(f"{path}: missing required key {key}")
+    return doc
+
+
+def load_spec(path: str | Path) -> SweepSpec:
+    """Read and check a sweep spec (see the module docstring)."""
+    path = Path(path)
+    doc = read_spec_file(path)
+    source, base = str(path), path.parent
+    estimators = _estimators(doc, source)
+    split = _split(doc.get("split", Split.strategy), source)
+    variants = check_variants(doc.get("variants", {}), source)
+    workloads = _resolved("workloads", _names(doc, "workloads", source), _workload(base), source)
+    nodes = _resolved("nodes", _names(doc, "nodes", source), _node(base, estimators), source)
+    systems = _resolved("systems", _names(doc, "systems", source), _system(base), source)
+    for name, setup in systems.items():
+        check_dimensions(variants, len(setup.network.npus_count), name, source)
+    return SweepSpec(path, workloads, nodes, systems, estimators, split, variants)

@@ -1,0 +1,157 @@
+"""System variants: what each ``variants`` key of a sweep spec does to a machine's ASTRA-sim files.
+
+A spec's ``variants`` maps keys to lists of values; every combination of one value per key is one
+variant of every system. Keys (a "per-dimension" value is one number or name for every dimension,
+or a list with one entry per network dimension, innermost first):
+
+- ``bandwidth``: network.yml ``bandwidth`` (GB/s, > 0), per dimension;
+- ``latency``: network.yml ``latency`` (ns, >= 0), per dimension;
+- ``topology``: network.yml ``topology`` (Ring, Switch or FullyConnected), per dimension;
+- ``algorithm``: the collective algorithm (ring, direct, halvingDoubling, ...), per dimension,
+  written to all four system.json ``*-implementation`` lists;
+- ``collective_optimization``: system.json ``collective-optimization`` (baseline or
+  localBWAware);
+- ``bandwidth_scale``: a number > 0 multiplying every dimension's network.yml ``bandwidth``.
+
+They are applied in this order, so ``bandwidth_scale`` scales the ``bandwidth`` a variant sets.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping
+
+from hespas_py.errors import HespasError
+from hespas_py.sim.config import (ALGORITHMS, IMPLEMENTATION_KEYS, TOPOLOGIES, NetworkConfig,
+                                  SystemConfig, parse_algorithm)
+
+Machine = tuple[SystemConfig, NetworkConfig]
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _positive(value: Any) -> str | None:
+    return None if _is_number(value) and value > 0 else "must be a number > 0"
+
+
+def _non_negative(value: Any) -> str | None:
+    return None if _is_number(value) and value >= 0 else "must be a number >= 0"
+
+
+def _topology(value: Any) -> str | None:
+    return None if value in TOPOLOGIES else f"must be one of {', '.join(TOPOLOGIES)}"
+
+
+def _algorithm(value: Any) -> str | None:
+    try:
+        parse_algorithm(value if isinstance(value, str) else "")
+    except ValueError:
+        return f"must be one of {', '.join(ALGORITHMS)}"
+    return None
+
+
+def _optimization(value: Any) -> str | None:
+    return None if value in ("baseline", "localBWAware") else "must be baseline or localBWAware"
+
+
+def _per_dimension(value: Any, dims: int) -> tuple:
+    return tuple(value) if isinstance(value, list) else (value,) * dims
+
+
+def _network(field: str, kind: type) -> Callable[[Any, Machine], Machine]:
+    def apply(value: Any, machine: Machine) -> Machine:
+        system, network = machine
+        values = tuple(kind(v) for v in _per_dimension(value, len(network.npus_count)))
+        return system, dataclasses.replace(network, **{field: values})
+    return apply
+
+
+def _scale_bandwidth(value: Any, machine: Machine) -> Machine:
+    system, network = machine
+    return system, dataclasses.replace(network, bandwidth=tuple(b * value
+                                                                for b in network.bandwidth))
+
+
+def _set_algorithm(value: Any, machine: Machine) -> Machine:
+    system, network = machine
+    algorithms = tuple(map(parse_algorithm, _per_dimension(value, len(network.npus_count))))
+    return dataclasses.replace(system, implementations={c: algorithms
+                                                        for c in IMPLEMENTATION_KEYS}), network
+
+
+def _set_optimization(value: Any, machine: Machine) -> Machine:
+    system, network = machine
+    return dataclasses.replace(system, collective_optimization=value), network
+
+
+@dataclass(frozen=True)
+class VariantKey:
+    """One ``variants`` key.
+
+    Attributes:
+        check: returns the problem with one (per-dimension: one dimension's) value, or None.
+        apply: the machine with the value applied.
+        per_dimension: whether a value may be a list with one entry per network dimension.
+    """
+
+    check: Callable[[Any], str | None]
+    apply: Callable[[Any, Machine], Machine]
+    per_dimension: bool = False
+
+
+#: The keys, in the order they are applied.
+VARIANT_KEYS: Mapping[str, VariantKey] = {
+    "bandwidth": VariantKey(_positive, _network("bandwidth", float), per_dimension=True),
+    "latency": VariantKey(_non_negative, _network("latency", float), per_dimension=True),
+    "topology": VariantKey(_topology, _network("topology", str), per_dimension=True),
+    "algorithm": VariantKey(_algorithm, _set_algorithm, per_dimension=True),
+    "collective_optimization": VariantKey(_optimization, _set_optimization),
+    "bandwidth_scale": VariantKey(_positive, _scale_bandwidth),
+}
+
+
+def _problem(rule: VariantKey, value: Any) -> str | None:
+    if not (rule.per_dimension and isinstance(value, list)):
+        return rule.check(value)
+    if not value:
+        return "must not be an empty list"
+    return next(filter(None, map(rule.check, value)), None)
+
+
+def check_variants(variants: Any, source: str) -> dict[str, list]:
+    """The ``variants`` mapping of a spec, checked value by value (`HespasError` naming
+    ``source`` and the key); per-dimension lengths are checked per system by `check_dimensions`."""
+    if not isinstance(variants, dict):
+        raise HespasError(f"{source}: variants must map variant keys to lists of values")
+    for key, values in variants.items():
+        rule = VARIANT_KEYS.get(key)
+        if rule is None:
+            raise HespasError(f"{source}: unknown variant key {key!r} "
+                              f"(known: {', '.join(VARIANT_KEYS)})")
+        if not isinstance(values, list) or not values:
+            raise HespasError(f"{source}: variants.{key} must be a non-empty list of values")
+        for i, value in enumerate(values):
+            problem = _problem(rule, value)
+            if problem:
+                raise HespasError(f"{source}: variants.{key}[{i}] {problem}, got {value!r}")
+    return dict(variants)
+
+
+def check_dimensions(variants: Mapping[str, list], dims: int, system: str, source: str) -> None:
+    """Every per-dimension list value has one entry per dimension of ``system``."""
+    for key, values in variants.items():
+        for i, value in enumerate(values):
+            if isinstance(value, list) and len(value) != dims:
+                raise HespasError(f"{source}: variants.{key}[{i}] has {len(value)} values but "
+                                  f"system {system} has {dims} network dimension(s)")
+
+
+def apply_variant(variant: Mapping[str, Any], machine: Machine) -> Machine:
+    """``machine`` with one value per key applied, in `VARIANT_KEYS` order."""
+    for key, rule in VARIANT_KEYS.items():
+        if key in variant:
+            machine = rule.apply(variant[key], machine)
+    return machine

@@ -1,0 +1,6 @@
+module @inside {
+  func.func @main(%arg0: tensor<4xf32>) -> tensor<4xf32> {
+    return %arg0 : tensor<4xf32>
+  }
+Compilation finished in 0.42 s
+}

@@ -1,0 +1,41 @@
+#loc = loc(unknown)
+module @SyncTensorsGraph.231 attributes {mhlo.cross_program_prefetches = [], mhlo.input_output_alias = [], mhlo.is_dynamic = false, mhlo.use_auto_spmd_partitioning = false, ttcore.meshes = #ttcore.meshes<[<"mesh" = 1x8>]>} {
+  func.func @main(%arg0: tensor<32x4096xbf16> {ttcore.argument_type = #ttcore.argument_type<input>, ttcore.shard_status = #ttcore.shard_status<unsharded>, ttir.name = "hidden_states"} loc("p0.3"), %arg1: tensor<4096xbf16> {ttcore.argument_type = #ttcore.argument_type<parameter>, ttcore.shard_status = #ttcore.shard_status<unsharded>, ttir.name = "input_layernorm.weight"} loc("p1.7"), %arg2: tensor<4096x512xbf16> {mhlo.frontend_attributes = {xla.sdy.sharding = "#sdy.sharding<@mesh, [{}, {\22_axis_0\22}]>"}, mhlo.sharding = "{devices=[1,8]<=[8]}", ttcore.argument_type = #ttcore.argument_type<parameter>, ttcore.shard_status = #ttcore.shard_status<presharded>, ttir.name = "self_attn.o_proj.weight"} loc("p2.11"), %arg3: tensor<4096x1792xbf16> {mhlo.sharding = "{devices=[1,8]<=[8]}", ttcore.argument_type = #ttcore.argument_type<parameter>, ttcore.shard_status = #ttcore.shard_status<presharded>, ttir.name = "mlp.gate_proj.weight"} loc("p3.15"), %arg4: tensor<4096x1792xbf16> {mhlo.sharding = "{devices=[1,8]<=[8]}", ttcore.argument_type = #ttcore.argument_type<parameter>, ttcore.shard_status = #ttcore.shard_status<presharded>, ttir.name = "mlp.up_proj.weight"} loc("p4.19"), %arg5: tensor<1792x4096xbf16> {mhlo.sharding = "{devices=[8,1]<=[8]}", ttcore.argument_type = #ttcore.argument_type<parameter>, ttcore.shard_status = #ttcore.shard_status<presharded>, ttir.name = "mlp.down_proj.weight"} loc("p5.23")) -> (tensor<32x4096xbf16> {ttcore.shard_status = #ttcore.shard_status<unsharded>}) {
+    %cst = stablehlo.constant dense<0.000000e+00> : tensor<bf16> loc(#loc)
+    %0 = "ttir.rms_norm"(%arg0, %arg1) <{epsilon = 9.99999974E-6 : f32, normalized_shape = array<i64: 4096>, operandSegmentSizes = array<i32: 1, 1, 0>}> : (tensor<32x4096xbf16>, tensor<4096xbf16>) -> tensor<32x4096xbf16> loc(#loc3)
+    %1 = stablehlo.dot_general %0, %arg2, contracting_dims = [1] x [0] : (tensor<32x4096xbf16>, tensor<4096x512xbf16>) -> tensor<32x512xbf16> loc(#loc4)
+    %2 = stablehlo.slice %1 [0:32, 0:512] : (tensor<32x512xbf16>) -> tensor<32x512xbf16> loc(#loc4)
+    %3 = stablehlo.pad %2, %cst, low = [0, 0], high = [0, 3584], interior = [0, 0] : (tensor<32x512xbf16>, tensor<bf16>) -> tensor<32x4096xbf16> loc(#loc4)
+    %4 = "stablehlo.all_reduce"(%3) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = dense<[[0, 1, 2, 3, 4, 5, 6, 7]]> : tensor<1x8xi64>, use_global_device_ids}> ({
+    ^bb0(%a: tensor<bf16> loc(unknown), %b: tensor<bf16> loc(unknown)):
+      %s = stablehlo.add %a, %b : tensor<bf16> loc(#loc5)
+      stablehlo.return %s : tensor<bf16> loc(#loc5)
+    }) {mhlo.frontend_attributes = {_xla_stream_annotation = "1"}} : (tensor<32x4096xbf16>) -> tensor<32x4096xbf16> loc(#loc5)
+    %5 = stablehlo.add %arg0, %4 : tensor<32x4096xbf16> loc(#loc6)
+    %6 = "ttir.rms_norm"(%5, %arg1) <{epsilon = 9.99999974E-6 : f32, normalized_shape = array<i64: 4096>, operandSegmentSizes = array<i32: 1, 1, 0>}> : (tensor<32x4096xbf16>, tensor<4096xbf16>) -> tensor<32x4096xbf16> loc(#loc7)
+    %7 = stablehlo.dot_general %6, %arg3, contracting_dims = [1] x [0] : (tensor<32x4096xbf16>, tensor<4096x1792xbf16>) -> tensor<32x1792xbf16> loc(#loc8)
+    %8 = stablehlo.logistic %7 : tensor<32x1792xbf16> loc(#loc8)
+    %9 = stablehlo.multiply %7, %8 : tensor<32x1792xbf16> loc(#loc8)
+    %10 = stablehlo.dot_general %6, %arg4, contracting_dims = [1] x [0] : (tensor<32x4096xbf16>, tensor<4096x1792xbf16>) -> tensor<32x1792xbf16> loc(#loc9)
+    %11 = stablehlo.multiply %9, %10 : tensor<32x1792xbf16> loc(#loc9)
+    %12 = "ttir.matmul"(%11, %arg5) <{transpose_a = false, transpose_b = false}> : (tensor<32x1792xbf16>, tensor<1792x4096xbf16>) -> tensor<32x4096xbf16> loc(#loc10)
+    %13 = "stablehlo.all_reduce"(%12) <{channel_handle = #stablehlo.channel_handle<handle = 2, type = 1>, replica_groups = dense<[[0, 1, 2, 3, 4, 5, 6, 7]]> : tensor<1x8xi64>, use_global_device_ids}> ({
+    ^bb0(%a: tensor<bf16> loc(unknown), %b: tensor<bf16> loc(unknown)):
+      %s = stablehlo.add %a, %b : tensor<bf16> loc(#loc11)
+      stablehlo.return %s : tensor<bf16> loc(#loc11)
+    }) : (tensor<32x4096xbf16>) -> tensor<32x4096xbf16> loc(#loc11)
+    %14 = stablehlo.add %5, %13 : tensor<32x4096xbf16> loc(#loc12)
+    return %14 : tensor<32x4096xbf16> loc(#loc)
+  } loc(#loc)
+} loc(#loc)
+#loc3 = loc("aten__rms_norm.31")
+#loc4 = loc("aten__mm.40")
+#loc5 = loc("xla__cross_replica_sum.44")
+#loc6 = loc("aten__add.47")
+#loc7 = loc("aten__rms_norm.52")
+#loc8 = loc("aten__silu.61")
+#loc9 = loc("aten__mul.66")
+#loc10 = loc("aten__mm.70")
+#loc11 = loc("xla__cross_replica_sum.74")
+#loc12 = loc("aten__add.77")
+------------------ END OF MLIR MODULE ------------------

@@ -1,0 +1,104 @@
+"""Sweep specs: every kind of bad spec is one line and exit 2 with DIR untouched; variants."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from hespas_py.sim.config import (PRESETS_DIR, Algorithm, NetworkConfig, SystemConfig,
+                                  load_system_dir)
+from hespas_py.sweep.variants import apply_variant
+from sweep_helpers import SMALL_SPEC, hespas, write_spec
+
+
+def _with(**changes):
+    spec = dict(SMALL_SPEC)
+    spec.update(changes)
+    return {k: v for k, v in spec.items() if v is not None}
+
+
+BAD_SPECS = {
+    "unknown key": (_with(sytems=["H100_80GB_4GPU"]), "unknown key 'sytems'"),
+    "missing key": (_with(nodes=None), "missing required key nodes"),
+    "unknown workload": (_with(workloads=["no_such_step"]), "workloads: no_such_step"),
+    "missing workload file": (_with(workloads=["missing/step.mlir"]), "workloads: missing/step"),
+    "unknown node preset": (_with(nodes=["Z80"]), "nodes: Z80"),
+    "missing node file": (_with(nodes=["nodes/missing.json"]), "nodes: nodes/missing.json"),
+    "unknown system preset": (_with(systems=["Abacus_4"]), "systems: Abacus_4"),
+    "unknown estimator": (_with(estimator="guess"), "estimator: unknown estimator 'guess'"),
+    "unknown split": (_with(split="random_split"), "split: unknown split strategy"),
+    "unknown split key": (_with(split={"strategy": "linear_split", "limit": 3}), "split.limit"),
+    "unknown variant": (_with(variants={"bandwith_scale": [1]}), "unknown variant key"),
+    "bad variant value": (_with(variants={"bandwidth_scale": [1, -2]}),
+                          "variants.bandwidth_scale[1] must be a number > 0"),
+    "variant not a list": (_with(variants={"topology": "Ring"}), "variants.topology must be"),
+    "wrong dimension count": (_with(variants={"bandwidth": [[100, 200]]}),
+                              "variants.bandwidth[0] has 2 values but system H100_80GB_4GPU "
+                              "has 1 network dimension(s)"),
+    "bad algorithm": (_with(variants={"algorithm": ["ring", "spiral"]}),
+                      "variants.algorithm[1] must be one of"),
+    "empty names": (_with(nodes=[]), "nodes must be a name or a non-empty list"),
+    "not YAML": ("workloads: [a\n", "not YAML"),
+    "not a mapping": ("- a\n- b\n", "a sweep spec is a mapping"),
+}
+
+
+@pytest.mark.parametrize("kind", BAD_SPECS)
+def test_bad_spec_is_one_line_and_exit_2_with_dir_untouched(kind, tmp_path, capsys, monkeypatch):
+    spec, message = BAD_SPECS[kind]
+    path = write_spec(tmp_path, spec)
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "results.json").write_text("earlier")
+    code, stdout, stderr = hespas(capsys, monkeypatch, "sweep", path, "--out", out)
+    assert code == 2 and stdout == ""
+    assert stderr.count("\n") == 1 and stderr.startswith(f"error: {path}: "), stderr
+    assert message in stderr
+    assert sorted(p.name for p in out.iterdir()) == ["results.json"]
+    assert (out / "results.json").read_text() == "earlier"
+
+
+def test_bad_spec_creates_no_dir(tmp_path, capsys, monkeypatch):
+    path = write_spec(tmp_path, _with(systems=["Abacus_4"]))
+    code, _, _ = hespas(capsys, monkeypatch, "sweep", path, "--out", tmp_path / "new")
+    assert code == 2 and not (tmp_path / "new").exists()
+
+
+def test_bad_options_are_one_line_and_write_nothing(tmp_path, capsys, monkeypatch):
+    path = write_spec(tmp_path, SMALL_SPEC)
+    for args, message in ((["--backend", "slurm"], "--backend slurm: use one of local, ray"),
+                          (["--jobs", "0"], "--jobs must be at least 1, not 0"),
+                          (["--address", "auto"], "--address is for --backend ray")):
+        code, _, stderr = hespas(capsys, monkeypatch, "sweep", path, "--out", tmp_path / "o",
+                                 *args)
+        assert code == 2 and stderr == f"error: {message}\n"
+        assert not (tmp_path / "o").exists()
+
+
+MACHINE = (SystemConfig(implementations={"ALL_REDUCE": (Algorithm("ring"),) * 2}),
+           NetworkConfig(("Ring", "Switch"), (4, 2), (100.0, 50.0), (500.0, 1000.0)))
+
+
+@pytest.mark.parametrize("variant, system, network", [
+    ({"bandwidth_scale": 2}, {}, {"bandwidth": (200.0, 100.0)}),
+    ({"bandwidth": 30}, {}, {"bandwidth": (30.0, 30.0)}),
+    ({"bandwidth": [10, 20], "bandwidth_scale": 0.5}, {}, {"bandwidth": (5.0, 10.0)}),
+    ({"latency": [0, 7]}, {}, {"latency": (0.0, 7.0)}),
+    ({"topology": ["FullyConnected", "Ring"]}, {}, {"topology": ("FullyConnected", "Ring")}),
+    ({"collective_optimization": "baseline"}, {"collective_optimization": "baseline"}, {}),
+    ({"algorithm": ["direct", "halvingDoubling"]},
+     {"implementations": {c: (Algorithm("direct"), Algorithm("halvingDoubling"))
+                          for c in ("ALL_REDUCE", "ALL_GATHER", "REDUCE_SCATTER", "ALL_TO_ALL")}},
+     {}),
+])
+def test_variant_changes_exactly_its_fields(variant, system, network):
+    assert apply_variant(variant, MACHINE) == (dataclasses.replace(MACHINE[0], **system),
+                                               dataclasses.replace(MACHINE[1], **network))
+
+
+def test_preset_variant_keeps_the_preset_otherwise():
+    setup = load_system_dir(PRESETS_DIR / "H100_80GB_8GPU_2")
+    system, network = apply_variant({"latency": 5}, (setup.system, setup.network))
+    assert system == setup.system
+    assert network == dataclasses.replace(setup.network, latency=(5.0, 5.0))
