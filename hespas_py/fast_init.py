@@ -15,14 +15,20 @@ T = TypeVar("T")
 
 
 def fast_constructor(cls: type[T]) -> Callable[..., T]:
-    """A constructor of ``cls`` taking every field positionally, in field order; ``cls``
-    itself when it is not a slotted dataclass whose slots are its fields in order."""
-    fields = tuple(f.name for f in dataclasses.fields(cls))  # type: ignore[arg-type]
-    if getattr(cls, "__slots__", None) != fields:
+    """A constructor of ``cls`` taking every field positionally, in field order (fields with a
+    plain default may be left out); ``cls`` itself when it is not a slotted dataclass whose
+    slots are its fields in order."""
+    fields = dataclasses.fields(cls)  # type: ignore[arg-type]
+    names = tuple(f.name for f in fields)
+    if getattr(cls, "__slots__", None) != names:
         return cls
-    source = (f"def __init__(self, {', '.join(fields)}):\n"
-              + "".join(f"    self.{name} = {name}\n" for name in fields)
+    defaults = {f"_default_{f.name}": f.default for f in fields
+                if f.default is not dataclasses.MISSING}
+    parameters = [f"{name}=_default_{name}" if f"_default_{name}" in defaults else name
+                  for name in names]
+    source = (f"def __init__(self, {', '.join(parameters)}):\n"
+              + "".join(f"    self.{name} = {name}\n" for name in names)
               + "    self.__class__ = target\n")
     namespace: dict[str, Any] = {}
-    exec(source, {"target": cls}, namespace)  # noqa: S102 - generated from field names only
-    return type(f"{cls.__name__}Builder", (), {"__slots__": fields, "__init__": namespace["__init__"]})
+    exec(source, {"target": cls, **defaults}, namespace)  # noqa: S102 - generated from field names only
+    return type(f"{cls.__name__}Builder", (), {"__slots__": names, "__init__": namespace["__init__"]})

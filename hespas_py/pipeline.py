@@ -65,6 +65,8 @@ class GenConfig:
         separator_policy: linear_split only: ``isolated``, ``end_block`` or ``start_block``.
         num_npus: device count for a module that runs on a single device (None: the module's).
         module: which module (from 1) of a file that holds several; None for a file of one.
+        loop_trips: iterations of a ``while`` whose trip count the module does not give (an
+            assumption, warned about and listed in ``module_stats.json``).
         clean: replace ``output_dir`` if it exists.
         cache_dir: the estimate cache directory (shared between runs); None: no cache.
         disable_cache: no cache even when ``cache_dir`` is set.
@@ -82,6 +84,7 @@ class GenConfig:
     separator_policy: str = "isolated"
     num_npus: int | None = None
     module: int | None = None
+    loop_trips: int = 1
     clean: bool = False
     cache_dir: Path | None = None
     disable_cache: bool = False
@@ -93,7 +96,7 @@ class GenConfig:
 
         ``overrides`` (command-line values; None means "not given") win over the file:
         ``mlir_file``, ``output_dir``, ``split_strategy``, ``merge``, ``block_lim``,
-        ``num_npus``, ``module``, ``clean``, ``cache_dir``, ``disable_cache``.
+        ``num_npus``, ``module``, ``loop_trips``, ``clean``, ``cache_dir``, ``disable_cache``.
         """
         from hespas_py.estimate import hardware as hw
 
@@ -113,6 +116,7 @@ class GenConfig:
             "num_npus": (perf["hardware"].get("num_npus")
                          if isinstance(perf["hardware"], dict) else None),
             "module": None,
+            "loop_trips": data.get("loop_trips", cls.loop_trips),
             "clean": data.get("clean", cls.clean),
             "cache_dir": data.get("cache_dir", perf.get("cache_dir")),
             "disable_cache": data.get("disable_cache", perf.get("disable_cache", cls.disable_cache)),
@@ -128,12 +132,15 @@ class GenConfig:
             raise HespasError(f"--module must be at least 1, not {settings['module']}")
         if settings["block_lim"] < 1:
             raise HespasError(f"--block_lim must be at least 1, not {settings['block_lim']}")
+        if settings["loop_trips"] < 1:
+            raise HespasError(f"--loop-trips must be at least 1, not {settings['loop_trips']}")
         return cls(
             mlir_file=Path(settings["mlir_file"]), output_dir=Path(settings["output_dir"]),
             hardware=hardware, method=method, split_strategy=settings["split_strategy"],
             merge=bool(settings["merge"]), block_lim=int(settings["block_lim"]),
             separator=settings["separator"], separator_policy=settings["separator_policy"],
-            num_npus=settings["num_npus"], module=settings["module"], clean=bool(settings["clean"]),
+            num_npus=settings["num_npus"], module=settings["module"],
+            loop_trips=int(settings["loop_trips"]), clean=bool(settings["clean"]),
             cache_dir=Path(settings["cache_dir"]) if settings["cache_dir"] else None,
             disable_cache=bool(settings["disable_cache"]), source=source)
 
@@ -213,11 +220,22 @@ def _estimate_all(graph, estimator, progress: ProgressHook | None) -> list:
         if block.collective:
             estimates.append(None)
             continue
-        estimates.append(estimator.estimate(block))
+        estimates.append(estimator.estimate(block) if block.repeats < 0
+                         else estimates[block.repeats])
         done += 1
         if progress is not None and (done % _PROGRESS_EVERY == 0 or done == compute):
             progress("estimate", done, compute)
     return estimates
+
+
+def _warn_assumed_trips(graph: BlockGraph, loop_trips: int) -> None:
+    """One warning naming the loops whose trip count was assumed (``--loop-trips``)."""
+    from hespas_py.split.loops import TRIP_COUNT
+
+    assumed = [a.where for a in graph.assumptions if a.kind == TRIP_COUNT]
+    if assumed:
+        log.warning("trip count not static for %d loop(s), assumed %d (--loop-trips): %s",
+                    len(assumed), loop_trips, "; ".join(assumed))
 
 
 def _summary(config: GenConfig, source: str, stats: Mapping[str, Any], traces,
@@ -241,6 +259,8 @@ def _summary(config: GenConfig, source: str, stats: Mapping[str, Any], traces,
                      "time_share": e["time_share"]}
                     for name, e in list(stats["per_op"].items())[:top]],
         "fallback_ops": stats["fallback_ops"],
+        "loops": stats["loops"],
+        "assumptions": stats["assumptions"],
         "cache": stats["cache"],
         "timings_s": dict(timings),
     }
@@ -273,7 +293,8 @@ def _generate(config: GenConfig, progress: ProgressHook | None) -> GenResult:
 
     module = load_module(config.mlir_file, module=config.module)
     lap("read")
-    graph = split(module, config.split_strategy, **config.split_options())
+    graph = split(module, config.split_strategy, loop_trips=config.loop_trips,
+                  **config.split_options())
     layout = DeviceLayout.for_module(module, config.num_npus,
                                      (b.ops[0] for b in graph.blocks if b.collective))
     graph = dataclasses.replace(graph, num_devices=layout.num_devices)
@@ -281,6 +302,7 @@ def _generate(config: GenConfig, progress: ProgressHook | None) -> GenResult:
     log.info("read %s: %d top-level ops, %d devices", module.path, len(module.ops),
              layout.num_devices)
     log.info("split (%s): %d blocks", config.split_strategy, len(graph.blocks))
+    _warn_assumed_trips(graph, config.loop_trips)
 
     estimator = _estimator(config)
     estimates = _estimate_all(graph, estimator, progress)

@@ -83,6 +83,7 @@ def scale_workloads() -> list[Workload]:
 
 def workloads() -> list[Workload]:
     import llama
+    import llama_scan
     import mlp
     import parallel
     import resnet
@@ -108,6 +109,9 @@ def workloads() -> list[Workload]:
                             "FSDP, seq 4096, 1 seq/dev (shard_map)", llama.param_count(config)))
     out.append(dataclasses.replace(out[-len(llama.CONFIGS)], name="llama3_100m_train_4dev_optimized",
                                    optimized=True))
+    out.append(Workload("llama3_100m_scan_train_4dev", "llama_scan.py:llama3_100m_scan_step", 4,
+                        "FSDP, layers scanned, seq 4096, 1 seq/dev (shard_map)",
+                        llama_scan.param_count(llama.CONFIGS["100m"])))
     resnet50 = next(w for w in out if w.name == "resnet50_train_4dev")
     out.append(dataclasses.replace(resnet50, name="resnet50_train_4dev_optimized", optimized=True))
     return out + scale_workloads()

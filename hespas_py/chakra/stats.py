@@ -9,6 +9,10 @@ Utilisations (both at most 1 for estimators that respect their ceilings):
 ``attention``: ``mode`` is ``fused`` when the hardware's ``fused_attention`` param asks for
 flash-attention kernels (``fused_roofline``), else ``materialized``; ``forward`` and ``backward``
 count the flash kernels costed and their time.
+
+``loops`` lists the loops whose iterations are in the traces (`BlockGraph.loops`: where, trip
+count and where it came from, executions per step, blocks per iteration, scope numbers);
+``assumptions`` what the split assumed where the module does not say (`BlockGraph.assumptions`).
 """
 
 from __future__ import annotations
@@ -99,4 +103,11 @@ def module_stats(graph: BlockGraph, estimates: Sequence[Estimate | None], hardwa
                       "time_s": per_op.get(label, {}).get("time_s", 0.0)}
                for name, label in (("forward", FLASH_FORWARD), ("backward", FLASH_BACKWARD))},
         },
+        "loops": [{"where": loop.where, "op": loop.op.name, "trips": loop.trips,
+                   "trips_from": loop.trips_from, "executions": loop.executions,
+                   "blocks_per_iteration": loop.blocks_per_iteration,
+                   "scope": number, "parent_scope": loop.parent}
+                  for number, loop in enumerate(graph.loops, 1)],
+        "assumptions": [{"where": a.where, "op": a.op, "kind": a.kind, "detail": a.detail}
+                        for a in graph.assumptions],
     }

@@ -2,9 +2,10 @@
 
 Options and config file are the published tool's (``CONFIG --mlir_file F --output DIR --split_fn
 ... --merge/--no-merge --block_lim N --num_npus N --clean``), plus ``--module N`` (which module of
-a file that holds several), ``--cache-dir``, ``--json`` and ``--system-config`` (simulate the
-traces right after writing them, with the built-in ASTRA-sim-semantics simulator). CONFIG is a
-JSON config file or a node preset name (``A100_SXM_40GB``).
+a file that holds several), ``--loop-trips N`` (iterations of a loop whose trip count is not
+static), ``--cache-dir``, ``--json`` and ``--system-config`` (simulate the traces right after
+writing them, with the built-in ASTRA-sim-semantics simulator). CONFIG is a JSON config file
+or a node preset name (``A100_SXM_40GB``).
 Logs go to stderr; the summary (a table, or JSON with ``--json``) to stdout; a progress bar is
 shown only when stdout is a terminal.
 """
@@ -87,6 +88,11 @@ def print_summary(summary: Mapping[str, Any]) -> None:
         rows.append(("simulated step", f"{simulation['step_time_s'] * 1e3:,.3f} ms on "
                      f"{simulation['system']} (exposed comm "
                      f"{worst['exposed_comm_ns'] / 1e6:,.3f} ms)"))
+    if summary["loops"]:
+        rows.append(("expanded loops", ", ".join(
+            f"{loop['where']} x{loop['trips']} ({loop['trips_from']})" for loop in summary["loops"])))
+    for assumption in summary["assumptions"]:
+        rows.append(("assumed", f"{assumption['where']}: {assumption['detail']}"))
     if summary["fallback_ops"]:
         rows.append(("fallback ops", ", ".join(f"{k} x{n}"
                                                for k, n in summary["fallback_ops"].items())))
@@ -144,6 +150,10 @@ def gen(
     module: Optional[int] = typer.Option(
         None, "--module", help="Which module (from 1) of a file that holds several ('// -----' "
         "separated)."),
+    loop_trips: Optional[int] = typer.Option(
+        None, "--loop-trips", "--loop_trips",
+        help="Iterations of a while loop whose trip count the module does not give (default 1; "
+        "reported as an assumption)."),
     clean: bool = typer.Option(False, "--clean", help="Replace an existing output directory."),
     cache_dir: Optional[Path] = typer.Option(None, "--cache-dir",
                                              help="Estimate cache directory (shared by runs)."),
@@ -164,7 +174,8 @@ def gen(
     settings = GenConfig.from_config(
         config, mlir_file=mlir_file, output_dir=output,
         split_strategy=split_fn.strip().lower() if split_fn else None, merge=merge,
-        block_lim=block_lim, num_npus=num_npus, module=module, clean=clean or None,
+        block_lim=block_lim, num_npus=num_npus, module=module, loop_trips=loop_trips,
+        clean=clean or None,
         cache_dir=cache_dir)
     if sys.stdout.isatty() and not json_out:
         progress, hook = _progress_bar()

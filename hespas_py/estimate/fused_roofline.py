@@ -39,9 +39,12 @@ forward op is fused into the backward kernel that consumes it however many colle
 between them in the text. `prepare` plans the kernels once over the whole step (every block's ops,
 in program order; a collective is never inside a kernel) and charges each kernel's time to the
 block holding its last op (the kernel cannot run before that block's inputs exist); a block then
-costs the kernels charged to it. Blocks `prepare` did not see are planned on their own (fusion
-stays inside the block). Estimates thus depend on the step, so the estimator is
-``context_dependent`` and its fingerprint names the step.
+costs the kernels charged to it. An expanded loop's body is a scope of its own, planned once
+(the blocks of its first iteration; later iterations repeat them): XLA compiles a while body as
+a computation of its own and never fuses across iterations or across the loop's boundary; its
+loop-invariant constants are folded (`fusion.sunk_arguments`). Blocks `prepare` did not see are
+planned on their own (fusion stays inside the block). Estimates thus depend on the step, so the
+estimator is ``context_dependent`` and its fingerprint names the step.
 """
 
 from __future__ import annotations
@@ -53,7 +56,8 @@ from typing import ClassVar, Hashable, Mapping
 from hespas_py.estimate.base import Estimate, Hardware, OpCost, register
 from hespas_py.estimate.cache import canonical_block_text
 from hespas_py.estimate.fusion import (FLASH_BACKWARD, FLASH_FORWARD, Kernel, Kind,
-                                       block_outputs, plan_kernels)
+                                       block_outputs, constant_values, plan_kernels,
+                                       sunk_arguments)
 from hespas_py.estimate.roofline import Roofline
 from hespas_py.mlir.ops import Op
 from hespas_py.split.blocks import Block, BlockGraph
@@ -118,22 +122,37 @@ class FusedRoofline(Roofline):
         self.planned_ops: set[Hashable] = set()
 
     def prepare(self, graph: BlockGraph) -> None:
-        ops = [op for block in graph.blocks for op in block.ops]
-        position = {_op_key(op): i for i, op in enumerate(ops)}
-        # The step's content (types and attributes included) and its wiring (op keys), so an
-        # edited module never reuses another step's cross-block charges from a cache.
+        scopes: dict[int, list[Op]] = {}
         digest = hashlib.sha256()
         for block in graph.blocks:
+            if block.repeats >= 0:  # another iteration of a body: planned with its first one
+                digest.update(f"{block.repeats}".encode())
+                continue
+            scopes.setdefault(block.scope, []).extend(block.ops)
             digest.update(repr([_op_key(op) for op in block.ops]).encode())
             digest.update(canonical_block_text(block).encode())
+        # The step's content (types and attributes included) and its wiring (op keys), so an
+        # edited module never reuses another step's cross-block charges from a cache.
         self.step_digest = digest.hexdigest()[:16]
-        self.planned_ops = set(position)
+        self.planned_ops = set()
         self.charged = {}
-        for kernel in plan_kernels(ops, graph.returned, self.fused_attention):
-            last = max((op for op in kernel.anchors if _op_key(op) in position),
-                       key=lambda op: position[_op_key(op)], default=None)
-            if last is not None:
-                self.charged.setdefault(_op_key(last), []).append(kernel)
+        sunk: dict[int, list[int]] = {}  # loop body scope -> its sunk loop-invariant constants
+        for scope in range(len(graph.loops) + 1):  # a loop's scope comes after its parent's
+            ops = scopes.get(scope, [])
+            folded = sunk.get(scope, [])
+            constants = constant_values(ops, folded)
+            for number, loop in enumerate(graph.loops, 1):
+                if loop.parent == scope:
+                    positions = sunk_arguments(loop.op.operands, loop.args, loop.yielded, constants)
+                    sunk[number] = [loop.args[k] for k in positions]
+            position = {_op_key(op): i for i, op in enumerate(ops)}
+            self.planned_ops.update(position)
+            for kernel in plan_kernels(ops, _scope_outputs(graph, scope, sunk),
+                                       self.fused_attention, folded):
+                last = max((op for op in kernel.anchors if _op_key(op) in position),
+                           key=lambda op: position[_op_key(op)], default=None)
+                if last is not None:
+                    self.charged.setdefault(_op_key(last), []).append(kernel)
 
     def fingerprint(self) -> str:
         return f"{super().fingerprint()}:{self.step_digest}"
@@ -198,6 +217,19 @@ class FusedRoofline(Roofline):
             return self.estimate_kernels([k for key in keys for k in self.charged.get(key, ())])
         return self.estimate_kernels(plan_kernels(block.ops, block_outputs(block),
                                                   self.fused_attention))
+
+
+def _scope_outputs(graph: BlockGraph, scope: int, sunk: Mapping[int, list[int]]) -> set[int]:
+    """Values defined in ``scope`` and read after it: the step's outputs at the top level, what an
+    iteration yields in a loop body, and what the loops it holds read (their operands, but for
+    their ``sunk`` loop-invariant constants, and captured values)."""
+    outputs = set(graph.returned) if scope == 0 else set(graph.loops[scope - 1].yielded)
+    for number, loop in enumerate(graph.loops, 1):
+        if loop.parent == scope:
+            dropped = set(sunk.get(number, ()))
+            outputs.update(v for v, arg in zip(loop.op.operands, loop.args) if arg not in dropped)
+            outputs.update(loop.op.captures)
+    return outputs
 
 
 def _busy_fraction(ctas: int, cores: int) -> float:

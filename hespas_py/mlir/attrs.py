@@ -12,11 +12,14 @@ Keys produced (``trip_count`` is added by the reader): ``replica_groups`` (the d
 ``scatter_dimension_numbers``, ``feature_group_count``, ``batch_group_count``, ``window_strides``,
 ``padding``, ``lhs_dilation``, ``rhs_dilation``, ``window_dimensions``, ``base_dilations``,
 ``window_dilations``, ``dimensions``, ``slice_sizes``, ``callee``, ``call_target_name``,
-``fusion_kind``, ``comparison_direction``, ``sort_dimension``, ``fft_length``, ``value``.
+``fusion_kind``, ``comparison_direction``, ``sort_dimension``, ``fft_length``, ``value``,
+``known_trip_count`` (a ``while``'s ``known_trip_count`` from XLA's backend config, given as
+its JSON text or as a dictionary in ``backend_config`` or ``mhlo.backend_config``).
 """
 
 from __future__ import annotations
 
+import json
 import math
 from typing import Any, Callable, Mapping
 
@@ -82,6 +85,20 @@ def _enum(class_name: str) -> Callable[[ir.Attribute], str]:
 def _value(attr: ir.Attribute) -> Any:
     """The value of an integer, string or symbol-reference attribute."""
     return attr.value
+
+
+def _known_trip_count(attr: ir.Attribute) -> int | None:
+    """``n`` of the ``known_trip_count`` in XLA's while backend config (its JSON text or a
+    dictionary attribute); `None` when absent or unreadable (it is only a hint)."""
+    try:
+        if isinstance(attr, ir.StringAttr):
+            count = json.loads(attr.value)["known_trip_count"]["n"]
+        else:
+            count = ir.DictionaryAttr(ir.DictionaryAttr(attr)["known_trip_count"])["n"]
+            count = count.value
+        return int(count)
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return None
 
 
 def _channel(attr: ir.Attribute) -> int:
@@ -161,6 +178,8 @@ _SPECS: dict[str, _Spec] = {
     "custom_call": (("call_target_name", "call_target_name", _value),),
     "fft": (("fft_length", "fft_length", _ints),),
     "fusion": (("fusion_kind", "fusion_kind", _enum("FusionKindAttr")),),
+    "while": (("known_trip_count", "backend_config", _known_trip_count),
+              ("known_trip_count", "mhlo.backend_config", _known_trip_count)),
 }
 _COLLECTIVE: _Spec = (
     ("replica_groups", "replica_groups", _replica_groups),

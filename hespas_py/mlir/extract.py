@@ -9,8 +9,9 @@ printed by MLIR itself.
 
 A block op is found again through `Op.index` (its position in its parent body): first in the
 entry function, then in the other function bodies (the splitter inlines calls that hold
-collectives, so their ops come from the callee) and in ``sdy.manual_computation`` bodies (the
-per-device program), taking the op whose name and result types match.
+collectives, so their ops come from the callee), in ``sdy.manual_computation`` bodies (the
+per-device program) and in loop bodies and branches (expanded loops, branches taken), taking the
+op whose name and result types match.
 """
 
 from __future__ import annotations
@@ -20,11 +21,13 @@ from typing import Iterator, Sequence
 
 from hespas_py.errors import HespasError
 from hespas_py.mlir.bindings import ir
-from hespas_py.mlir.ops import Op
+from hespas_py.mlir.ops import Op, TensorType
 from hespas_py.mlir.source import entry_name, func_ops, is_public, parse_file, split_label
 from hespas_py.split.blocks import Block
 
 _MANUAL = "sdy.manual_computation"
+#: Control flow whose bodies hold block ops when the splitter expands a loop or takes a branch.
+_OPENED = frozenset({"while", "case", "if"})
 
 
 def _walk(operation: ir.Operation) -> Iterator[ir.Operation]:
@@ -70,15 +73,10 @@ class BlockExtractor:
     def _bodies(self, entry: str) -> list[list[ir.Operation]]:
         """Op lists of every body a block op can come from, entry function first."""
         names = [entry, *(n for n in self.functions if n != entry)]
-        bodies = []
+        bodies: list[list[ir.Operation]] = []
         for name in names:
-            if name not in self.functions:
-                continue
-            ops = [op.operation for op in self.functions[name].regions[0].blocks[0].operations]
-            bodies.append(ops)
-            for op in ops:
-                if op.name == _MANUAL:
-                    bodies.append([o.operation for o in op.regions[0].blocks[0].operations])
+            if name in self.functions:
+                _add_body(bodies, self.functions[name].regions[0].blocks[0])
         return bodies
 
     def source_op(self, op: Op) -> ir.Operation:
@@ -86,9 +84,9 @@ class BlockExtractor:
         for body in self.bodies:
             if op.index < len(body):
                 candidate = body[op.index]
-                if candidate.name == op.name and len(candidate.results) == len(op.results) and [
-                        _shape(r.type) for r in candidate.results] == [
-                        t.shape for t in op.result_types]:
+                if candidate.name == op.name and _types(candidate.results) == _read_types(
+                        op.result_types) and _types(candidate.operands) == _read_types(
+                        op.operand_types):
                     return candidate
         raise HespasError(f"{self.path}: op {op.name} #{op.index} of the block not found in the "
                           "module it was read from")
@@ -145,7 +143,12 @@ class BlockExtractor:
             body.insert(function)
             for name in self._callees(function):
                 self.functions[name].clone(ip=body)
-        if not module.operation.verify():
+        try:
+            verified = module.operation.verify()
+        except ir.MLIRError as error:
+            raise HespasError(f"{self.path}: the extracted block does not verify: "
+                              f"{str(error).splitlines()[0]}") from None
+        if not verified:
             raise HespasError(f"{self.path}: the extracted block does not verify")
         return module
 
@@ -163,10 +166,35 @@ class BlockExtractor:
         return list(found)
 
 
-def _shape(vtype: ir.Type) -> tuple[int, ...]:
-    if isinstance(vtype, ir.RankedTensorType):
-        return tuple(-1 if d < 0 else d for d in vtype.shape)
-    return ()
+def _add_body(bodies: list[list[ir.Operation]], block: ir.Block) -> None:
+    """Add ``block``'s ops to ``bodies``, then the bodies nested in them that the splitter opens
+    up (manual computations, loop bodies, branches)."""
+    ops = [op.operation for op in block.operations]
+    bodies.append(ops)
+    for op in ops:
+        if op.name == _MANUAL or op.name.rpartition(".")[2] in _OPENED:
+            for region in op.regions:
+                _add_body(bodies, region.blocks[0])
+
+
+def _types(values: Sequence[ir.Value]) -> list[tuple[tuple[int, ...], str | None]]:
+    """(shape, element type) of each value as the reader records it (no element type for
+    tokens, tuples and futures)."""
+    out = []
+    for value in values:
+        vtype = value.type
+        if isinstance(vtype, ir.RankedTensorType):
+            out.append((tuple(-1 if d < 0 else d for d in vtype.shape), str(vtype.element_type)))
+        elif isinstance(vtype, ir.UnrankedTensorType):
+            out.append(((), str(vtype.element_type)))
+        else:
+            out.append(((), None))
+    return out
+
+
+def _read_types(types: Sequence[TensorType]) -> list[tuple[tuple[int, ...], str | None]]:
+    """`_types` of values of these types."""
+    return [(t.shape, t.dtype if t.is_array else None) for t in types]
 
 
 def _used_outside(value: ir.Value, block_ops: set[ir.Operation]) -> bool:

@@ -1,7 +1,8 @@
 """Splitting a module into blocks (compute runs and single collectives) with their dependency DAG.
 
 Splitters take a `Module` (its per-device program, see `program`) or a plain op list and return a
-`BlockGraph` in program order: every block's deps are ascending and smaller than its id.
+`BlockGraph` in program order: every block's deps are ascending and smaller than its id. A loop
+whose body holds a collective is expanded into its iterations (`program`, `build`).
 """
 
 from __future__ import annotations

@@ -31,6 +31,10 @@ class Block:
         collective: whether this is a collective block.
         inputs: types of the values read from outside the block (graph inputs included), once each.
         outputs: types of the values the block defines that something outside it reads.
+        repeats: id of the earlier block this one repeats (the same block of an earlier iteration
+            of an expanded loop: same ops, same estimate), or -1.
+        scope: where its ops come from: 0 for the step's top level, k for the body of
+            ``BlockGraph.loops[k - 1]`` (XLA compiles a loop body as a computation of its own).
     """
 
     id: int
@@ -39,6 +43,8 @@ class Block:
     collective: bool
     inputs: tuple[TensorType, ...] = ()
     outputs: tuple[TensorType, ...] = ()
+    repeats: int = -1
+    scope: int = 0
 
     @property
     def label(self) -> str:
@@ -57,6 +63,57 @@ def _label(names: tuple[str, ...]) -> str:
 
 
 @dataclass(frozen=True)
+class Assumption:
+    """Something the split assumed where the module does not say.
+
+    Attributes:
+        where: the op's place in the module (``@main op 12``).
+        op: the op's name.
+        kind: ``trip_count`` (a ``while`` run ``--loop-trips`` times) or ``branch`` (the branch
+            of a ``case``/``if`` holding a collective that was taken).
+        detail: what was assumed, in words.
+    """
+
+    where: str
+    op: str
+    kind: str
+    detail: str
+
+    def __str__(self) -> str:
+        return f"{self.where} ({self.op}): {self.detail}"
+
+
+@dataclass(frozen=True)
+class ExpandedLoop:
+    """A ``while`` loop whose iterations are blocks of the graph (its body holds a collective).
+
+    Attributes:
+        where: the loop's place in the module (``@main op 12``; a nested loop names its parents).
+        op: the ``while`` op, as it stands in its enclosing scope.
+        args: the body's block arguments (the values one iteration receives).
+        yielded: the values an iteration hands to the next one (and the last one to the loop's
+            results), per argument.
+        trips: iterations per execution.
+        trips_from: where ``trips`` came from: ``static`` (the induction-variable pattern of
+            `hespas_py.mlir.loops`), ``xla`` (XLA's ``known_trip_count``) or ``assumed``
+            (``--loop-trips``).
+        parent: the scope holding the loop (0: the top level, k: the body of loop k).
+        executions: times the loop runs in one step (the trips of the loops around it).
+        blocks_per_iteration: blocks each iteration has.
+    """
+
+    where: str
+    op: Op
+    args: tuple[int, ...]
+    yielded: tuple[int, ...]
+    trips: int
+    trips_from: str
+    parent: int = 0
+    executions: int = 1
+    blocks_per_iteration: int = 0
+
+
+@dataclass(frozen=True)
 class BlockGraph:
     """A step split into blocks, in program order, with its dependency DAG.
 
@@ -65,9 +122,15 @@ class BlockGraph:
         num_devices: devices the step runs on (replicas x partitions of the module).
         source: the module file the blocks came from (for messages and stats).
         returned: SSA ids of the values the step returns (written to memory at its end).
+        loops: every expanded loop, in order of first expansion; ``Block.scope`` k is the body of
+            ``loops[k - 1]``.
+        assumptions: what the split assumed where the module does not say (a trip count taken
+            from ``--loop-trips``, the branch of a ``case``/``if`` taken).
     """
 
     blocks: tuple[Block, ...]
     num_devices: int
     source: str = ""
     returned: frozenset[int] = frozenset()
+    loops: tuple[ExpandedLoop, ...] = ()
+    assumptions: tuple[Assumption, ...] = ()

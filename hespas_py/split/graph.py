@@ -1,32 +1,30 @@
-"""What every splitter shares: the analysed program, and turning op groups into a `BlockGraph`.
+"""What every splitter shares: the analysed program (`Program`), one per flat op sequence.
 
 Dependencies are SSA def-use edges (operands and region captures). Constant-like values (see
 `Program.constant`) carry no dependency: they can be materialised anywhere, so a block that reads
-a constant defined in another block does not wait for that block.
+a constant defined in another block does not wait for that block. In a loop body, a loop-carried
+value that starts constant-like and is stepped by constant-like ops (the induction variable, a
+bound passed through) is constant-like too: in iteration i it is a known constant.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Mapping, Sequence
 
-from hespas_py.errors import HespasError
-from hespas_py.fast_init import fast_constructor
 from hespas_py.mlir.ops import TERMINATORS, Module, Op, TensorType
-from hespas_py.split.blocks import Block, BlockGraph, is_collective
-from hespas_py.split.program import program_ops
+from hespas_py.split.blocks import Assumption, is_collective
+from hespas_py.split.program import Flat, Loop, per_device_program
 
 #: Ops that never count as constant-like even with constant operands (they may be costly or
 #: have effects the splitter must keep visible).
 _NEVER_CONSTANT: frozenset[str] = frozenset({"custom_call", "rng", "rng_bit_generator",
                                              "infeed", "outfeed", "send", "recv"})
-#: `Block`'s constructor, positional (id, ops, deps, collective, inputs, outputs), made cheap.
-_new_block = fast_constructor(Block)
 
 
 @dataclass(frozen=True)
 class Program:
-    """A per-device op sequence with its def-use facts, ready to split.
+    """A per-device op sequence (the step's top level or a loop body) with its def-use facts.
 
     Attributes:
         ops: the ops in program order, terminators excluded.
@@ -37,10 +35,17 @@ class Program:
             and every operand is itself constant-like (``constant``, ``iota``, a broadcast of
             a constant, ...). Such ops travel with their users.
         collective: per op, whether it is a collective.
-        returned: the values the program returns (the step's outputs).
+        returned: the values the program returns (the step's outputs; a body's yielded values).
         value_types: types of values whose type no reading op records (captured arguments).
         num_devices: devices the step runs on.
         source: the module file, for messages.
+        loops: position of each expanded loop's ``while`` -> the loop (`program.Loop`).
+        bodies: position of each expanded loop's ``while`` -> its body's program.
+        nested: whether this is a loop body: values it reads but does not define are its
+            arguments or come from the programs around it.
+        constant_values: every constant-like value the program can read (its own, its constant
+            arguments, those of the programs around it).
+        assumptions: what the per-device program assumed (`BlockGraph.assumptions`).
     """
 
     ops: tuple[Op, ...]
@@ -52,19 +57,30 @@ class Program:
     value_types: Mapping[int, TensorType]
     num_devices: int
     source: str
+    loops: Mapping[int, Loop] = field(default_factory=dict)
+    bodies: Mapping[int, "Program"] = field(default_factory=dict)
+    nested: bool = False
+    constant_values: frozenset[int] = frozenset()
+    assumptions: tuple[Assumption, ...] = ()
 
     @classmethod
-    def of(cls, source: Module | Sequence[Op]) -> "Program":
-        """Analyse a module (its per-device program) or a plain op list (one device)."""
+    def of(cls, source: Module | Sequence[Op], loop_trips: int = 1) -> "Program":
+        """Analyse a module (its per-device program, a ``while`` of unknown trip count taken to
+        run ``loop_trips`` times) or a plain op list (one device, nothing opened up)."""
         if isinstance(source, Module):
-            ops, returned = program_ops(source)
+            per_device = per_device_program(source, loop_trips)
             entry = source.functions[source.entry]
-            arg_types = dict(zip(entry.args, entry.arg_types))
-            num_devices, path = source.num_devices, source.path
-        else:
-            ops = tuple(op for op in source if op.name not in TERMINATORS)
-            returned = tuple(v for op in source if op.name in TERMINATORS for v in op.operands)
-            arg_types, num_devices, path = {}, 1, ""
+            return cls._analyse(per_device.top, dict(zip(entry.args, entry.arg_types)),
+                                source.num_devices, source.path, per_device.assumptions)
+        ops = tuple(op for op in source if op.name not in TERMINATORS)
+        returned = tuple(v for op in source if op.name in TERMINATORS for v in op.operands)
+        return cls._analyse(Flat(ops, returned), {}, 1, "")
+
+    @classmethod
+    def _analyse(cls, flat: Flat, value_types: Mapping[int, TensorType], num_devices: int,
+                 path: str, assumptions: tuple[Assumption, ...] = (), nested: bool = False,
+                 outer_constant: frozenset[int] = frozenset()) -> "Program":
+        ops = flat.ops
         by_name: dict[str, bool] = {}
         collective = [by_name[op.name] if op.name in by_name
                       else by_name.setdefault(op.name, is_collective(op)) for op in ops]
@@ -72,7 +88,7 @@ class Program:
         never_constant = {name for name, coll in by_name.items()
                           if coll or name.rpartition(".")[2] in _NEVER_CONSTANT}
         producer: dict[int, int] = {}
-        constant_values: set[int] = set()
+        constant_values: set[int] = set(outer_constant)
         uses = []
         constant = []
         for position, op in enumerate(ops):
@@ -88,9 +104,32 @@ class Program:
                 constant_values.update(results)
             for value in results:
                 producer[value] = position
+        frozen = frozenset(constant_values)
+        bodies = {position: cls._body(loop, frozen, num_devices, path)
+                  for position, loop in flat.loops.items()}
         return cls(ops=ops, uses=tuple(uses), producer=producer, constant=tuple(constant),
-                   collective=tuple(collective), returned=frozenset(returned),
-                   value_types=arg_types, num_devices=num_devices, source=path)
+                   collective=tuple(collective), returned=frozenset(flat.yielded),
+                   value_types=value_types, num_devices=num_devices, source=path,
+                   loops=flat.loops, bodies=bodies, nested=nested, constant_values=frozen,
+                   assumptions=assumptions)
+
+    @classmethod
+    def _body(cls, loop: Loop, outer_constant: frozenset[int], num_devices: int,
+              path: str) -> "Program":
+        """The program of ``loop``'s body; its constant-like arguments are found by narrowing
+        those that start constant-like until each one's yielded value is constant-like too."""
+        body = loop.body
+        constant_args = {arg for arg, initial in zip(body.args, loop.op.operands)
+                         if initial in outer_constant}
+        while True:
+            program = cls._analyse(body, dict(zip(body.args, loop.op.regions[1].arg_types)),
+                                   num_devices, path, nested=True,
+                                   outer_constant=outer_constant | constant_args)
+            kept = {arg for arg, value in zip(body.args, body.yielded)
+                    if arg in constant_args and value in program.constant_values}
+            if kept == constant_args:
+                return program
+            constant_args = kept
 
     def type_of(self, value: int) -> TensorType | None:
         """The type of ``value`` when known."""
@@ -125,54 +164,3 @@ def block_index(program: Program, groups: Sequence[Sequence[int]]) -> list[int]:
         for position in group:
             block_of[position] = block_id
     return block_of
-
-
-def build_graph(program: Program, groups: Sequence[Sequence[int]]) -> BlockGraph:
-    """Blocks from op groups (each in program order, groups in block order), with deps and types.
-
-    Raises `HespasError` when a block would read a value defined in a later block (an op list
-    that is not in SSA order, or a grouping that is not a topological order).
-    """
-    block_of = block_index(program, groups)
-    producer, constant, ops = program.producer, program.constant, program.ops
-    escaping = set(program.returned)
-    reads = []
-    for block_id, group in enumerate(groups):
-        deps: set[int] = set()
-        inputs: dict[int, TensorType | None] = {}
-        for position in group:
-            op = ops[position]
-            pairs = zip(op.operands, op.operand_types)
-            for value, vtype in (*pairs, *((c, None) for c in op.captures)) if op.captures \
-                    else pairs:
-                if value in inputs:
-                    continue
-                source = producer.get(value, -1)
-                if source < 0:
-                    inputs[value] = vtype
-                elif block_of[source] != block_id:
-                    inputs[value] = vtype
-                    if not constant[source]:
-                        deps.add(block_of[source])
-        escaping.update(inputs)
-        reads.append((sorted(deps), inputs))
-    blocks = []
-    for block_id, group in enumerate(groups):
-        deps, inputs = reads[block_id]
-        if deps and deps[-1] >= block_id:
-            raise HespasError(f"{program.source or '<ops>'}: {ops[group[0]].name} (op {group[0]}) "
-                              f"reads a value defined after it")
-        block_ops = tuple([ops[p] for p in group])
-        outputs = []
-        for op in block_ops:
-            for value, vtype in zip(op.results, op.result_types):
-                if value in escaping:
-                    outputs.append(vtype)
-        types = [t if t is not None else program.type_of(v) for v, t in inputs.items()]
-        if None in types:
-            types = [t for t in types if t is not None]
-        blocks.append(_new_block(block_id, block_ops, tuple(deps),
-                                 len(group) == 1 and program.collective[group[0]],
-                                 tuple(types), tuple(outputs)))
-    return BlockGraph(blocks=tuple(blocks), num_devices=program.num_devices, source=program.source,
-                      returned=program.returned)

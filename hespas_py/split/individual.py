@@ -3,19 +3,23 @@
 Constants: a constant-like op (see `Program.constant`) is not a block of its own. It is placed
 in the earliest block (lowest id) among the blocks of its users, so every op sits in exactly one
 block and is costed once; later users read it as a block input without a dependency edge. A
-constant-like op that no block reads (dead, or only returned) is dropped: it does no work.
+constant-like op that no block reads (dead, or only returned) is dropped: it does no work. An
+expanded loop is a block of its own (its body is split the same way).
 """
 
 from __future__ import annotations
 
+import functools
 from typing import Sequence
 
 from hespas_py.mlir.ops import Module, Op
 from hespas_py.split.blocks import BlockGraph
-from hespas_py.split.graph import Program, block_deps, block_index, build_graph
+from hespas_py.split.build import build_graph
+from hespas_py.split.graph import Program, block_deps, block_index
 
 
-def individual_split(source: Module | Sequence[Op], merge: bool = False) -> BlockGraph:
+def individual_split(source: Module | Sequence[Op], merge: bool = False,
+                     loop_trips: int = 1) -> BlockGraph:
     """Split into one block per non-constant op; with ``merge``, fuse compute chains.
 
     Args:
@@ -24,18 +28,24 @@ def individual_split(source: Module | Sequence[Op], merge: bool = False) -> Bloc
             both are compute blocks, transitively; collectives are never fused. Fusing only
             contracts edges, so every dependency between remaining blocks is kept and the graph
             stays connected exactly as before.
+        loop_trips: iterations of a ``while`` whose trip count the module does not give.
     """
-    program = Program.of(source)
+    return build_graph(Program.of(source, loop_trips), functools.partial(_groups, merge=merge))
+
+
+def _groups(program: Program, merge: bool) -> list[list[int]]:
+    """The blocks of one program, as op positions."""
     groups = [[p] for p, const in enumerate(program.constant) if not const]
     if merge:
         groups = _merge_chains(program, groups)
-    return build_graph(program, _attach_constants(program, groups))
+    return _attach_constants(program, groups)
 
 
 def _merge_chains(program: Program, groups: list[list[int]]) -> list[list[int]]:
     """Contract single-child -> single-parent compute edges; groups ordered by first op."""
     deps = block_deps(program, groups)
-    compute = [not (len(g) == 1 and program.collective[g[0]]) for g in groups]
+    compute = [not (len(g) == 1 and (program.collective[g[0]] or g[0] in program.loops))
+               for g in groups]
     children = [0] * len(groups)
     for parents in deps:
         for parent in parents:
@@ -64,8 +74,12 @@ def _merge_chains(program: Program, groups: list[list[int]]) -> list[list[int]]:
 
 
 def _attach_constants(program: Program, groups: list[list[int]]) -> list[list[int]]:
-    """Put each read constant-like op into the lowest-id block among its readers' blocks."""
+    """Put each read constant-like op into the lowest-id block among its readers' blocks; the
+    constants whose earliest reader is an expanded loop (its initial values) form a block of
+    their own just before it."""
     block_of = block_index(program, groups)
+    loop_groups = {block_of[p] for p in program.loops}
+    before_loop: dict[int, list[int]] = {}
     earliest_reader: dict[int, int] = {}
     for position in range(len(program.ops) - 1, -1, -1):
         if program.constant[position]:
@@ -73,7 +87,10 @@ def _attach_constants(program: Program, groups: list[list[int]]) -> list[list[in
             if block_id < 0:
                 continue
             block_of[position] = block_id
-            groups[block_id].append(position)
+            if block_id in loop_groups:
+                before_loop.setdefault(block_id, []).append(position)
+            else:
+                groups[block_id].append(position)
         else:
             block_id = block_of[position]
         for value in program.uses[position]:
@@ -83,4 +100,7 @@ def _attach_constants(program: Program, groups: list[list[int]]) -> list[list[in
                 earliest_reader[producer] = min(known, block_id)
     for group in groups:
         group.sort()
-    return groups
+    if not before_loop:
+        return groups
+    return [part for block_id, group in enumerate(groups)
+            for part in (sorted(before_loop.get(block_id, ())), group) if part]

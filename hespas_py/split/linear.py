@@ -1,7 +1,7 @@
 """``linear_split``: runs of consecutive ops in program order, cut at separators and at a size limit.
 
 Every collective is a block of its own (a block is either compute or one collective) and cuts the
-compute run around it. A separator that is not a collective (e.g. ``is_convolution_op``) is
+compute run around it; so does an expanded loop, whose body is cut the same way. A separator that is not a collective (e.g. ``is_convolution_op``) is
 placed by the policy: ``isolated`` (its own compute block), ``end_block`` (last op of the current
 block) or ``start_block`` (first op of the next block). With the default separator, which selects
 collectives, the three policies therefore give the same blocks.
@@ -13,12 +13,14 @@ block to earlier blocks) and a collective can overlap with compute that does not
 from __future__ import annotations
 
 import enum
+import functools
 from typing import Callable, Sequence
 
 from hespas_py.errors import HespasError
 from hespas_py.mlir.ops import Module, Op
 from hespas_py.split.blocks import BlockGraph, is_collective
-from hespas_py.split.graph import Program, build_graph
+from hespas_py.split.build import build_graph
+from hespas_py.split.graph import Program
 
 #: Separator predicates by the names configs use (Hespas' classifier names, plus ``is_collective``).
 SEPARATORS: dict[str, Callable[[Op], bool]] = {
@@ -61,7 +63,8 @@ def _separator(separator: str | Callable[[Op], bool]) -> Callable[[Op], bool]:
 
 def linear_split(source: Module | Sequence[Op], block_lim: int = 1024,
                  separator: str | Callable[[Op], bool] = "is_communication_op",
-                 policy: SeparatorPolicy | str = SeparatorPolicy.ISOLATED) -> BlockGraph:
+                 policy: SeparatorPolicy | str = SeparatorPolicy.ISOLATED,
+                 loop_trips: int = 1) -> BlockGraph:
     """Split into compute runs of at most ``block_lim`` ops, collectives alone (module docstring).
 
     Args:
@@ -69,12 +72,18 @@ def linear_split(source: Module | Sequence[Op], block_lim: int = 1024,
         block_lim: most ops per compute block (constants included); at least 1.
         separator: a predicate name from `SEPARATORS` or any ``Op -> bool``.
         policy: where a non-collective separator goes.
+        loop_trips: iterations of a ``while`` whose trip count the module does not give.
     """
     if block_lim < 1:
         raise HespasError(f"block_lim must be at least 1, not {block_lim}")
-    is_separator = _separator(separator)
-    policy = SeparatorPolicy.parse(policy)
-    program = Program.of(source)
+    grouping = functools.partial(_groups, block_lim=block_lim, is_separator=_separator(separator),
+                                 policy=SeparatorPolicy.parse(policy))
+    return build_graph(Program.of(source, loop_trips), grouping)
+
+
+def _groups(program: Program, block_lim: int, is_separator: Callable[[Op], bool],
+            policy: SeparatorPolicy) -> list[list[int]]:
+    """The runs of one program; a collective or an expanded loop is a group of its own."""
     groups: list[list[int]] = []
     current: list[int] = []
 
@@ -85,8 +94,9 @@ def linear_split(source: Module | Sequence[Op], block_lim: int = 1024,
             current = []
 
     by_collective_only = is_separator is is_collective
+    loops = program.loops
     for position, op in enumerate(program.ops):
-        if program.collective[position]:
+        if program.collective[position] or position in loops:
             flush()
             groups.append([position])
             continue
@@ -101,4 +111,4 @@ def linear_split(source: Module | Sequence[Op], block_lim: int = 1024,
         if len(current) >= block_lim or (separates and policy is SeparatorPolicy.END_BLOCK):
             flush()
     flush()
-    return build_graph(program, groups)
+    return groups

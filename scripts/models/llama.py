@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from typing import Any
+from typing import Any, Callable
 
 import jax
 import jax.numpy as jnp
@@ -121,8 +121,17 @@ def gather(shard: jax.Array) -> jax.Array:
     return jax.lax.all_gather(shard, "d", tiled=True)
 
 
-def decoder_layer(c: Config, x: jax.Array, shards: dict[str, jax.Array]) -> jax.Array:
-    """One pre-norm decoder layer on ``x [batch, seq, embed]``."""
+def replicated(param: jax.Array) -> jax.Array:
+    """The whole parameter, held whole on every device (data parallel)."""
+    return param
+
+
+Gather = Callable[[jax.Array], jax.Array]
+
+
+def decoder_layer(c: Config, x: jax.Array, shards: dict[str, jax.Array], gather: Gather = gather) -> jax.Array:
+    """One pre-norm decoder layer on ``x [batch, seq, embed]``; ``gather`` makes a whole parameter of this
+    device's part of it."""
     p = {name: gather(shard) for name, shard in shards.items()}
     b, s, _ = x.shape
     h = rms_norm(x, p["attn_norm"], c.norm_eps)
@@ -137,10 +146,10 @@ def decoder_layer(c: Config, x: jax.Array, shards: dict[str, jax.Array]) -> jax.
     return x + checkpoint_name((jax.nn.silu(gate) * up) @ p["w_down"], "mlp_down")
 
 
-def loss(c: Config, shards: dict[str, Any], tokens: jax.Array, targets: jax.Array) -> jax.Array:
+def loss(c: Config, shards: dict[str, Any], tokens: jax.Array, targets: jax.Array, gather: Gather = gather) -> jax.Array:
     """Mean next-token cross-entropy over all devices' sequences (per-device program)."""
     layer = jax.checkpoint(
-        lambda x, s: decoder_layer(c, x, s), policy=jax.checkpoint_policies.save_only_these_names(*SAVED)
+        lambda x, s: decoder_layer(c, x, s, gather), policy=jax.checkpoint_policies.save_only_these_names(*SAVED)
     )
     x = jnp.take(gather(shards["embedding"]), tokens, axis=0)
     for layer_shards in shards["layers"]:
@@ -152,15 +161,25 @@ def loss(c: Config, shards: dict[str, Any], tokens: jax.Array, targets: jax.Arra
     return jax.lax.pmean(-jnp.mean(picked), "d")
 
 
-def train_step(size: str) -> tuple[Any, tuple[Any, ...]]:
-    """The factory of one size: ``(jitted step, (params, adam moments, step, tokens, targets))``."""
-    c = CONFIGS[size]
-    device_mesh = mesh((DEVICES,), ("d",))
+def train_step(c: Config, fsdp: bool = True) -> tuple[Any, tuple[Any, ...]]:
+    """The factory of one config: ``(jitted step, (params, adam moments, step, tokens, targets))``;
+    ``fsdp=False``: data parallel (parameters whole on every device, gradients all-reduced)."""
     shapes = param_shapes(c)
-    specs = jax.tree.map(lambda _: P("d"), shapes, is_leaf=lambda x: isinstance(x, tuple))
+    specs = jax.tree.map(lambda _: P("d") if fsdp else P(), shapes, is_leaf=lambda x: isinstance(x, tuple))
+    return shard_step(c, shapes, specs, functools.partial(loss, c, gather=gather if fsdp else replicated), fsdp)
+
+
+def shard_step(c: Config, shapes: Any, specs: Any, loss_of: Callable[..., jax.Array], fsdp: bool) -> tuple[Any, tuple[Any, ...]]:
+    """The jitted AdamW training step of ``loss_of(params, tokens, targets)`` over parameters of
+    ``shapes`` split by ``specs``, with its abstract arguments. Without ``fsdp`` the gradients are
+    all-reduced once, after the backward pass (pmap style: shard_map's own per-use reductions of
+    replicated inputs' cotangents are turned off)."""
+    device_mesh = mesh((DEVICES,), ("d",))
 
     def step(params: Any, moments: Any, count: jax.Array, tokens: jax.Array, targets: jax.Array) -> Any:
-        value, grads = jax.value_and_grad(lambda p: loss(c, p, tokens, targets))(params)
+        value, grads = jax.value_and_grad(lambda p: loss_of(p, tokens, targets))(params)
+        if not fsdp:
+            grads = jax.lax.pmean(grads, "d")
         params, moments = adamw_update(params, grads, moments, count)
         return params, moments, count + 1, value
 
@@ -169,6 +188,7 @@ def train_step(size: str) -> tuple[Any, tuple[Any, ...]]:
         mesh=device_mesh,
         in_specs=(specs, (specs, specs), P(), P("d"), P("d")),
         out_specs=(specs, (specs, specs), P(), P()),
+        check_vma=fsdp,
     )
     params = abstract(shapes, DTYPE, device_mesh, specs)
     batch = (DEVICES * c.batch_per_device, c.seq)
@@ -178,5 +198,5 @@ def train_step(size: str) -> tuple[Any, tuple[Any, ...]]:
 
 
 # One factory per size, named for `hespas export FILE.py:FACTORY`: llama3_100m_step ... llama3_3b_step.
-for _size in CONFIGS:
-    globals()[f"llama3_{_size}_step"] = functools.partial(train_step, _size)
+for _size, _config in CONFIGS.items():
+    globals()[f"llama3_{_size}_step"] = functools.partial(train_step, _config)

@@ -31,7 +31,8 @@ consumes it. The rules follow XLA's GPU fusion passes (``instruction_fusion``/``
   tuple plumbing are views; scalar and splat constants are folded into their users.
 
 Nested regions (``while`` body and condition, ``case`` branches) are planned as scopes of their
-own; a ``while`` repeats its kernels ``trip_count`` times, a ``case`` keeps its costliest branch.
+own; a ``while`` repeats its kernels ``trip_count`` times (its loop-invariant constants folded,
+`scope.sunk_arguments`), a ``case`` keeps its costliest branch.
 
 With ``fused_attention``, attention patterns are planned first, each as one flash-attention
 kernel forward and one backward (`attention`); the ops they hold are left out of the rules above.
@@ -47,7 +48,8 @@ from hespas_py.estimate.fusion.convolution import (CONV_BACKWARD_FILTER, CONV_BA
                                                    CONV_FORWARD, conv_channel_padding, conv_kind)
 from hespas_py.estimate.fusion.cost import block_outputs, plan_kernels
 from hespas_py.estimate.fusion.kernel import FLASH_BACKWARD, FLASH_FORWARD, Kernel, Kind
+from hespas_py.estimate.fusion.scope import constant_values, sunk_arguments
 
 __all__ = ["CONV_BACKWARD_FILTER", "CONV_BACKWARD_INPUT", "CONV_FORWARD", "FLASH_BACKWARD",
-           "FLASH_FORWARD", "Kernel", "Kind", "block_outputs", "conv_channel_padding",
-           "conv_kind", "plan_kernels"]
+           "FLASH_FORWARD", "Kernel", "Kind", "block_outputs", "constant_values",
+           "conv_channel_padding", "conv_kind", "plan_kernels", "sunk_arguments"]

@@ -41,7 +41,7 @@ def _kernels_of(planner: Planner, g: int, members: list[int], repeat: float) -> 
     if first.cls is OpClass.CONTROL:
         return [dataclasses.replace(k, anchors=(first.anchor,))
                 for k in _control_kernels(first.op, planner.scope.fresh, repeat,
-                                          planner.flash is not None)]
+                                          planner.flash is not None, first.sunk)]
     ops = tuple(planner.nodes[m].op for m in members)
     works = [op_work(op) for op in ops]
     tensor = [(d, f) for w in works for unit, d, f in w.flops if unit == TENSOR]
@@ -97,13 +97,15 @@ def _group_bytes(planner: Planner, g: int, members: list[int]) -> int:
 
 
 def _control_kernels(op: Op, fresh: Iterator[int], repeat: float,
-                     fused_attention: bool) -> list[Kernel]:
-    """Kernels of a while (condition and body, x trip count) or of a case's costliest branch."""
+                     fused_attention: bool, sunk: Sequence[int] = ()) -> list[Kernel]:
+    """Kernels of a while (condition and body, x trip count; ``sunk``: positions of its
+    loop-invariant constants, `scope.sunk_arguments`) or of a case's costliest branch."""
     if op.short_name == "while":
         trip = float(op.attrs.get("trip_count") or 1)
         kernels: list[Kernel] = []
         for region in op.regions:
-            kernels += _plan_region(region, fresh, repeat * trip, fused_attention)
+            kernels += _plan_region(region, fresh, repeat * trip, fused_attention,
+                                    [region.args[k] for k in sunk if k < len(region.args)])
         return kernels
     branches = [_plan_region(r, fresh, repeat, fused_attention) for r in op.regions]
     return max(branches, key=lambda ks: (sum(k.bytes for k in ks), sum(k.flops for k in ks)),
@@ -111,9 +113,9 @@ def _control_kernels(op: Op, fresh: Iterator[int], repeat: float,
 
 
 def _plan_region(region: Region, fresh: Iterator[int], repeat: float,
-                 fused_attention: bool) -> list[Kernel]:
+                 fused_attention: bool, folded: Sequence[int] = ()) -> list[Kernel]:
     keys = {a: next(fresh) for a in region.args}
-    scope = Scope(region.ops, keys, fresh)
+    scope = Scope(region.ops, keys, fresh, [keys[a] for a in folded])
     scope.types.update((keys[a], t) for a, t in zip(region.args, region.arg_types))
     planner = Planner(scope, scope.returned, fused_attention)
     planner.fuse()
@@ -121,14 +123,18 @@ def _plan_region(region: Region, fresh: Iterator[int], repeat: float,
 
 
 def plan_kernels(ops: Sequence[Op], outputs: Collection[int],
-                 fused_attention: bool = False) -> list[Kernel]:
+                 fused_attention: bool = False, folded: Collection[int] = ()) -> list[Kernel]:
     """The kernels XLA's GPU backend would launch for ``ops`` (one scope, program order).
 
     ``outputs`` are the SSA ids of values read after the scope (they are written to memory even
-    when every in-scope consumer fuses them); values the ops read but do not define are inputs.
-    ``fused_attention``: attention patterns become flash-attention kernels (`attention`).
+    when every in-scope consumer fuses them); values the ops read but do not define are inputs,
+    except ``folded`` ones: constants recomputed where they are used (a loop body's sunk
+    loop-invariant constants), never read from memory. ``fused_attention``: attention patterns
+    become flash-attention kernels (`attention`).
     """
-    scope = Scope(ops, {}, itertools.count())
+    fresh = itertools.count()
+    keys = {v: next(fresh) for v in folded}
+    scope = Scope(ops, keys, fresh, keys.values())
     keys = {scope.env[v] for v in outputs if v in scope.env}
     planner = Planner(scope, keys | set(scope.returned), fused_attention)
     planner.fuse()

@@ -1,12 +1,21 @@
 """One scope of the fusion model (a block, a function body, a loop body) as a flat dataflow of
 fusion nodes, and the class of every op: calls are inlined, views alias their operand, scalar
-constants fold into their users."""
+constants fold into their users.
+
+Loop-invariant constants. A loop-carried value that every iteration passes on unchanged and whose
+initial value is computable from constants alone (`constant_values`: a broadcast fill value, an
+iota-based mask) is folded in the loop body (`sunk_arguments`), as its copies are in the unrolled
+program. JAX hoists such values out of a scanned layer; XLA's ``WhileLoopConstantSinking`` sinks
+literal constants back into the body (broadcasts of them too with ``sink_broadcast_of_constants``,
+which its while-loop unroller sets), but not an iota-based mask: folding that one too is a
+modelling choice, so that a scan and the unrolled form of one step cost the same.
+"""
 
 from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import Iterable, Iterator, Sequence
+from typing import Collection, Iterable, Iterator, Sequence
 
 from hespas_py.estimate.costs import op_work
 from hespas_py.mlir.ops import Op, TensorType
@@ -76,16 +85,49 @@ class Node:
     inputs: tuple[int, ...]   # value keys read (operands, then captures)
     outputs: tuple[int, ...]  # value keys defined
     anchor: Op                # the op of the planned sequence it belongs to
+    sunk: tuple[int, ...] = ()  # a while's loop-invariant constant operands (`sunk_arguments`)
+
+
+def _computes_constant(op: Op) -> bool:
+    """Whether ``op``'s results are constants when its operands are (it has no other input)."""
+    if op.captures or op.regions:
+        return False
+    return (_is_folded_constant(op) or op.short_name in _VIEWS
+            or (op.short_name != "constant" and classify(op) is OpClass.LOOP))
+
+
+def constant_values(ops: Iterable[Op], known: Iterable[int] = ()) -> set[int]:
+    """SSA ids of the values ``ops`` define (top level only) that are computable from constants
+    alone (scalar or splat constants, ``iota``, and loop-fusible ops of such values), with
+    ``known`` (values already known to be)."""
+    values = set(known)
+    for op in ops:
+        if _computes_constant(op) and values.issuperset(op.operands):
+            values.update(op.results)
+    return values
+
+
+def sunk_arguments(operands: Sequence[int], args: Sequence[int], yielded: Sequence[int],
+                   constants: Collection[int]) -> list[int]:
+    """Positions of a while's loop-invariant constants: carried values the body passes on
+    unchanged whose initial value (``operands``) is in ``constants``."""
+    return [k for k, (operand, arg, out) in enumerate(zip(operands, args, yielded))
+            if out == arg and operand in constants]
 
 
 class Scope:
     """One op sequence (a block, a function body, a loop body) flattened into fusion nodes."""
 
-    def __init__(self, ops: Sequence[Op], arg_keys: dict[int, int], fresh: Iterator[int]) -> None:
+    def __init__(self, ops: Sequence[Op], arg_keys: dict[int, int], fresh: Iterator[int],
+                 folded: Iterable[int] = ()) -> None:
+        """``arg_keys``: keys of the scope's arguments; ``folded``: those of them that are
+        constants recomputed where they are used (sunk loop-invariant constants)."""
         self.nodes: list[Node] = []
         self.types: dict[int, TensorType] = {}
-        self.folded: set[int] = set()  # keys of folded constants and of tuple plumbing
-        self.constants: set[int] = set()  # keys of folded constants (and device ids)
+        self.folded: set[int] = set(folded)  # keys of folded constants and of tuple plumbing
+        self.constants: set[int] = set(folded)  # keys of folded constants (and device ids)
+        #: keys of values computable from constants alone (folded constants included)
+        self.from_constants: set[int] = set(folded)
         self.fresh = fresh
         #: SSA id -> key of the scope's top-level values.
         self.env: dict[int, int] = dict(arg_keys)
@@ -125,9 +167,24 @@ class Scope:
                 if _is_folded_constant(op):
                     self.folded.update(outs)
                     self.constants.update(outs)
+                    self.from_constants.update(outs)
+                elif name == "while" and len(op.regions) == 2:
+                    self.nodes.append(self._while(op, ins, outs, anchor or op))
                 elif name != "constant":  # a dense constant is an input read from memory
-                    self.nodes.append(Node(op, classify(op), ins, outs, anchor or op))
+                    cls = classify(op)
+                    if cls is OpClass.LOOP and not op.regions and all(
+                            k in self.from_constants for k in ins):
+                        self.from_constants.update(outs)
+                    self.nodes.append(Node(op, cls, ins, outs, anchor or op))
         return returned
+
+    def _while(self, op: Op, ins: tuple[int, ...], outs: tuple[int, ...], anchor: Op) -> Node:
+        """A while's node: its loop-invariant constants are not read (they are sunk)."""
+        body = op.regions[1]
+        yielded = body.ops[-1].operands if body.ops else ()
+        sunk = sunk_arguments(ins, body.args, yielded, self.from_constants)
+        kept = tuple(key for k, key in enumerate(ins) if k not in sunk)
+        return Node(op, OpClass.CONTROL, kept, outs, anchor, tuple(sunk))
 
     def _define(self, env: dict[int, int], value: int, vtype: TensorType) -> int:
         key = next(self.fresh)

@@ -1,0 +1,221 @@
+"""Turning a splitter's op groups into a `BlockGraph`, expanded loops included.
+
+A splitter is a *grouping*: a function cutting one `Program` (the top level or a loop body) into
+op groups, each in program order, groups in block order. An expanded loop's ``while`` is a group
+of its own. `build_graph` cuts every distinct program once and instantiates it: the top level
+once, a loop body once per iteration (and per execution of the loops around it). Dependencies
+follow the same rule everywhere (SSA def-use, constant-like values free); across iterations they
+follow the loop-carried values: what iteration i reads as argument k is what iteration i - 1
+yielded there (the first reads the loop's operand), so a value the body passes through unchanged
+links no iterations, and a constant-like one (the induction variable) links nothing. After the
+loop its results are what the last iteration yielded.
+
+A block of a later iteration repeats the block of the first instance of its body
+(`Block.repeats`): same ops, hence the same estimate.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Callable, Sequence
+
+from hespas_py.errors import HespasError
+from hespas_py.fast_init import fast_constructor
+from hespas_py.mlir.ops import Op, TensorType
+from hespas_py.split.blocks import Block, BlockGraph, ExpandedLoop
+from hespas_py.split.graph import Program, block_index
+from hespas_py.split.program import Loop
+
+#: Cuts one program into op groups (positions), each in program order, in block order.
+Grouping = Callable[[Program], Sequence[Sequence[int]]]
+#: Sources of a value: the blocks that must finish before it exists (none for constants).
+Sources = tuple[int, ...]
+
+#: `Block`'s constructor, positional (id, ops, deps, collective, inputs, outputs, repeats,
+#: scope), made cheap.
+_new_block = fast_constructor(Block)
+
+
+class _Group:
+    """What every instance of one group shares.
+
+    Attributes:
+        ops: its ops.
+        deps: groups of its own program it waits for.
+        reads: values it reads whose sources depend on the instance (loop results, arguments,
+            values of the programs around).
+        collective: whether it is a collective block.
+        inputs, outputs: `Block.inputs` and `Block.outputs`.
+        loop: position of the ``while`` when the group is an expanded loop, else -1.
+    """
+
+    __slots__ = ("ops", "deps", "reads", "collective", "inputs", "outputs", "loop")
+
+    def __init__(self, ops: tuple[Op, ...], deps: list[int], reads: list[int], collective: bool,
+                 inputs: tuple[TensorType, ...], outputs: tuple[TensorType, ...],
+                 loop: int) -> None:
+        self.ops, self.deps, self.reads, self.collective = ops, deps, reads, collective
+        self.inputs, self.outputs, self.loop = inputs, outputs, loop
+
+
+def _analyse(program: Program, groups: Sequence[Sequence[int]]) -> tuple[list[_Group], list[int]]:
+    """The groups of ``program`` with their deps and types, and the group of every op."""
+    block_of = block_index(program, groups)
+    producer, constant, ops = program.producer, program.constant, program.ops
+    loop_groups = {block_of[p] for p in program.loops}
+    free = program.nested  # values without a producer come from outside: resolve per instance
+    constant_values = program.constant_values
+    escaping = set(program.returned)
+    reads = []
+    for block_id, group in enumerate(groups):
+        deps: set[int] = set()
+        late: list[int] = []
+        inputs: dict[int, TensorType | None] = {}
+        for position in group:
+            op = ops[position]
+            pairs = zip(op.operands, op.operand_types)
+            for value, vtype in (*pairs, *((c, None) for c in op.captures)) if op.captures \
+                    else pairs:
+                if value in inputs:
+                    continue
+                source = producer.get(value, -1)
+                if source < 0:
+                    inputs[value] = vtype
+                    if free and value not in constant_values:
+                        late.append(value)
+                elif block_of[source] != block_id:
+                    inputs[value] = vtype
+                    if not constant[source]:
+                        if block_of[source] in loop_groups:
+                            late.append(value)
+                        else:
+                            deps.add(block_of[source])
+        escaping.update(inputs)
+        reads.append((sorted(deps), late, inputs))
+    analysed = []
+    for block_id, group in enumerate(groups):
+        deps, late, inputs = reads[block_id]
+        if deps and deps[-1] >= block_id:
+            raise HespasError(f"{program.source or '<ops>'}: {ops[group[0]].name} (op {group[0]}) "
+                              f"reads a value defined after it")
+        block_ops = tuple([ops[p] for p in group])
+        outputs = []
+        for op in block_ops:
+            for value, vtype in zip(op.results, op.result_types):
+                if value in escaping:
+                    outputs.append(vtype)
+        types = [t if t is not None else program.type_of(v) for v, t in inputs.items()]
+        if None in types:
+            types = [t for t in types if t is not None]
+        loop = group[0] if block_id in loop_groups else -1
+        analysed.append(_Group(block_ops, deps, late, len(group) == 1 and program.collective[group[0]],
+                               tuple(types), tuple(outputs), loop))
+    return analysed, block_of
+
+
+class _Instance:
+    """One instance of a program: the top level, or one iteration of a loop body."""
+
+    __slots__ = ("program", "args", "parent", "group_of", "block_of_group", "results")
+
+    def __init__(self, program: Program, args: dict[int, Sources], parent: "_Instance | None",
+                 group_of: list[int], groups: int) -> None:
+        self.program, self.args, self.parent, self.group_of = program, args, parent, group_of
+        self.block_of_group: list[int] = [-1] * groups
+        self.results: dict[int, Sources] = {}  # results of its expanded loops -> their sources
+
+    def sources(self, value: int) -> Sources:
+        """The blocks ``value`` waits for, seen from this instance."""
+        position = self.program.producer.get(value)
+        if position is None:
+            if value in self.args:
+                return self.args[value]
+            return self.parent.sources(value) if self.parent is not None else ()
+        if self.program.constant[position]:
+            return ()
+        found = self.results.get(value)
+        if found is not None:
+            return found
+        block = self.block_of_group[self.group_of[position]]
+        if block < 0:
+            raise HespasError(f"{self.program.source or '<ops>'}: {self.program.ops[position].name}"
+                              f" (op {position}) is read before it is defined")
+        return (block,)
+
+
+class _Builder:
+    """Instantiates programs into one list of blocks (see the module docstring)."""
+
+    def __init__(self, grouping: Grouping) -> None:
+        self.grouping = grouping
+        self.blocks: list[Block] = []
+        self.loops: list[ExpandedLoop] = []
+        self._analysed: dict[int, tuple[Program, list[_Group], list[int]]] = {}
+        self._first: dict[tuple[int, int], int] = {}  # (program, group) -> its first block
+        self._scope: dict[int, int] = {}  # body program -> its scope number
+
+    def analysed(self, program: Program) -> tuple[list[_Group], list[int]]:
+        """The groups of ``program`` and its op -> group index, worked out once per program."""
+        found = self._analysed.get(id(program))
+        if found is None:
+            groups, group_of = _analyse(program, self.grouping(program))
+            found = self._analysed[id(program)] = (program, groups, group_of)
+        return found[1], found[2]
+
+    def instantiate(self, program: Program, args: dict[int, Sources], parent: _Instance | None,
+                    scope: int) -> _Instance:
+        """Blocks for one instance of ``program`` (scope 0: the top level, never repeated)."""
+        groups, group_of = self.analysed(program)
+        instance = _Instance(program, args, parent, group_of, len(groups))
+        blocks, first = self.blocks, self._first
+        block_of_group = instance.block_of_group
+        for g, group in enumerate(groups):
+            if group.loop >= 0:
+                self.expand(program.loops[group.loop], program.bodies[group.loop], instance,
+                            scope)
+                continue
+            block_id = len(blocks)
+            if group.reads:
+                deps = {block_of_group[d] for d in group.deps}
+                for value in group.reads:
+                    deps.update(instance.sources(value))
+                dep_ids = tuple(sorted(deps))
+            else:
+                dep_ids = tuple([block_of_group[d] for d in group.deps])
+            repeats = first.setdefault((id(program), g), block_id) if scope else block_id
+            blocks.append(_new_block(block_id, group.ops, dep_ids, group.collective,
+                                     group.inputs, group.outputs,
+                                     repeats if repeats != block_id else -1, scope))
+            block_of_group[g] = block_id
+        return instance
+
+    def expand(self, loop: Loop, body: Program, around: _Instance, parent: int) -> None:
+        """Blocks for every iteration of ``loop`` run in the instance ``around``."""
+        number = self._scope.get(id(body))
+        if number is None:
+            self.loops.append(ExpandedLoop(loop.where, loop.op, loop.body.args, loop.body.yielded,
+                                           loop.trips, loop.trips_from, parent, 0))
+            number = self._scope[id(body)] = len(self.loops)
+        entry = self.loops[number - 1]
+        start = len(self.blocks)
+        args = {arg: around.sources(v) for arg, v in zip(loop.body.args, loop.op.operands)}
+        for _ in range(loop.trips):
+            iteration = self.instantiate(body, args, around, number)
+            args = {arg: iteration.sources(v) for arg, v in zip(loop.body.args, loop.body.yielded)}
+        per_iteration = (len(self.blocks) - start) // loop.trips if loop.trips else 0
+        self.loops[number - 1] = dataclasses.replace(entry, executions=entry.executions + 1,
+                                                     blocks_per_iteration=per_iteration)
+        around.results.update(zip(loop.op.results, (args[arg] for arg in loop.body.args)))
+
+
+def build_graph(program: Program, grouping: Grouping) -> BlockGraph:
+    """The blocks of ``program`` cut by ``grouping``, loops expanded, with deps and types.
+
+    Raises `HespasError` when a block would read a value defined in a later block (an op list
+    that is not in SSA order, or a grouping that is not a topological order).
+    """
+    builder = _Builder(grouping)
+    builder.instantiate(program, {}, None, 0)
+    return BlockGraph(blocks=tuple(builder.blocks), num_devices=program.num_devices,
+                      source=program.source, returned=program.returned,
+                      loops=tuple(builder.loops), assumptions=program.assumptions)
