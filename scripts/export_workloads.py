@@ -18,6 +18,7 @@ import gzip
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 MODELS = REPO / "scripts" / "models"
@@ -42,6 +43,7 @@ class Workload:
         parallelism: how the step is split, in words.
         params: trainable parameter count (from the model's own shapes).
         optimized: ship the module after XLA's CPU optimizations instead of after SPMD partitioning.
+        compressed: ship it gzip-compressed whatever its size.
     """
 
     name: str
@@ -50,6 +52,33 @@ class Workload:
     parallelism: str
     params: int
     optimized: bool = False
+    compressed: bool = False
+
+
+def _fsdp_text(layout: Any, seq: int, remat: str) -> str:
+    split = f"FSDP {layout.fsdp}" + (f" x DP {layout.data}" if layout.data > 1 else "") if layout.fsdp > 1 \
+        else f"DP {layout.data}"
+    return f"{split}, seq {seq}, {layout.batch_per_device} seq/dev, {remat} (shard_map)"
+
+
+def scale_workloads() -> list[Workload]:
+    """The programs of the published multi-node runs (`hespas accuracy --group scale`)."""
+    import maxtext_llama
+    import pax_gpt
+
+    out = []
+    for name, p in pax_gpt.PROGRAMS.items():
+        c = pax_gpt.CONFIGS[p.size]
+        remat = f"scan, {p.policy}" if p.policy else "unrolled, no remat"
+        out.append(Workload(f"pax_{name}", f"pax_gpt.py:{name}", p.layout.devices,
+                            _fsdp_text(p.layout, c.seq, remat), pax_gpt.param_count(c), compressed=True))
+    for name, p in maxtext_llama.PROGRAMS.items():
+        c = maxtext_llama.CONFIGS[p.model]
+        out.append(Workload(f"maxtext_{name}", f"maxtext_llama.py:{name}", p.layout.devices,
+                            _fsdp_text(p.layout, p.seq,
+                                       "scan, saves " + ",".join((maxtext_llama.LAYER_INPUT, *p.saved))),
+                            maxtext_llama.param_count(c), compressed=True))
+    return out
 
 
 def workloads() -> list[Workload]:
@@ -85,7 +114,7 @@ def workloads() -> list[Workload]:
                         llama_scan.param_count(llama.CONFIGS["100m"])))
     resnet50 = next(w for w in out if w.name == "resnet50_train_4dev")
     out.append(dataclasses.replace(resnet50, name="resnet50_train_4dev_optimized", optimized=True))
-    return out
+    return out + scale_workloads()
 
 
 def op_counts(text: str) -> tuple[int, collections.Counter]:
@@ -121,7 +150,7 @@ def export(workload: Workload) -> tuple[Path, float]:
     seconds = time.perf_counter() - start
     for stale in WORKLOADS.glob(f"{workload.name}.mlir*"):
         stale.unlink()
-    if len(text) <= PLAIN_LIMIT:
+    if len(text) <= PLAIN_LIMIT and not workload.compressed:
         path = WORKLOADS / f"{workload.name}.mlir"
         path.write_text(text)
     else:

@@ -1,0 +1,109 @@
+"""From measured rows to reproducible cases: the StableHLO step and the presets of each row.
+
+A row that names its presets (``node``, ``system_preset``) uses them; otherwise they come by rule
+from its system name: ``<node>_x<N>`` uses node preset ``<node>`` and system preset
+``<node>_<N>GPU`` (or ``<node>_x<N>`` / ``<node>_<N>``). The workload ``<name>`` is the shipped
+workload of that name, or a ``.mlir`` file in a ``--workloads`` folder, named ``<name>`` or
+``<name>_<suffix>``, ``-`` read as ``_`` (e.g. ``--workloads ../shared/workloads`` for the
+published pmap ResNet-50 step).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable
+
+from hespas_py.accuracy.rows import Row
+from hespas_py.resources import shipped
+
+SYSTEMS_DIR = shipped("configs", "systems")
+
+
+@dataclass(frozen=True)
+class Case:
+    """A measured row we can reproduce.
+
+    Attributes:
+        row: the row.
+        node: node preset name.
+        system_dir: system preset folder.
+        workload_file: the StableHLO step.
+    """
+
+    row: Row
+    node: str
+    system_dir: Path
+    workload_file: Path
+
+
+def _norm(name: str) -> str:
+    return name.lower().replace("-", "_")
+
+
+def find_workload(name: str, folders: Iterable[Path]) -> Path | None:
+    """The StableHLO file of workload ``name`` (see the module docstring), or None."""
+    from hespas_py.export.workloads import workload_names, workload_path
+
+    wanted = _norm(name)
+
+    def matches(candidate: str) -> bool:
+        return _norm(candidate) == wanted or _norm(candidate).startswith(wanted + "_")
+
+    for shipped in workload_names():
+        if _norm(shipped) == wanted:
+            return workload_path(shipped)
+    for shipped in workload_names():
+        if matches(shipped):
+            return workload_path(shipped)
+    for folder in folders:
+        for path in sorted(folder.glob("*.mlir")):
+            if matches(path.stem):
+                return path
+    return None
+
+
+def find_system(system: str, systems_dir: Path = SYSTEMS_DIR) -> tuple[str, Path] | None:
+    """(node preset, system preset folder) of a system name by rule, or None."""
+    from hespas_py.estimate.hardware import preset_names
+
+    node, _, count = system.rpartition("_x")
+    if not node or not count.isdigit() or node not in preset_names():
+        return None
+    for candidate in (f"{node}_{count}GPU", system, f"{node}_{count}"):
+        if (systems_dir / candidate).is_dir():
+            return node, systems_dir / candidate
+    return None
+
+
+def _presets(row: Row, systems_dir: Path) -> tuple[str, Path] | str:
+    """(node preset, system folder) of ``row``, or why there is none."""
+    from hespas_py.estimate.hardware import preset_names
+
+    if row.node is None or row.system_preset is None:
+        return find_system(row.system, systems_dir) or f"no node/system preset for {row.system}"
+    if row.node not in preset_names():
+        return f"no node preset {row.node}"
+    if not (systems_dir / row.system_preset).is_dir():
+        return f"no system preset {row.system_preset}"
+    return row.node, systems_dir / row.system_preset
+
+
+def plan_cases(rows: Iterable[Row], folders: Iterable[Path], systems_dir: Path = SYSTEMS_DIR,
+               approximate: bool = False) -> tuple[list[Case], list[tuple[Row, str]]]:
+    """The reproducible rows (guessed configurations only with ``approximate``), and each row
+    skipped with the reason."""
+    folders = list(folders)
+    cases, skipped = [], []
+    for row in rows:
+        presets = _presets(row, systems_dir)
+        workload = find_workload(row.workload, folders)
+        if isinstance(presets, str):
+            skipped.append((row, presets))
+        elif workload is None:
+            skipped.append((row, f"no StableHLO for {row.workload}"))
+        elif row.guessed and not approximate:
+            skipped.append((row, "configuration not published (--approximate evaluates our guess)"))
+        else:
+            cases.append(Case(row, presets[0], presets[1], workload))
+    return cases, skipped

@@ -1,0 +1,193 @@
+"""Predicted against measured step times: one prediction per case and estimator, and the trend
+error of each group.
+
+A case is split (``linear_split`` with no block limit: one compute block per stretch between
+collectives, so fusion is modelled across the whole stretch), each block estimated on the row's
+node preset, Chakra traces written and simulated on the row's system preset; the prediction is
+the slowest device's simulated wall time. A ``flash`` row of a group with ``flash_params`` for
+the estimator gets them added to the preset's params, when the estimator accepts them.
+
+Errors: ``error = estimated / measured - 1``. Trend error: the median, over every ordered pair
+(a, b) of distinct counted rows of one group related by a trend key (`Row.trend_keys`: the same
+workload or the same system in the Hespas group, the same model and kernels in the scale group),
+of ``|(est_a / est_b) / (meas_a / meas_b) - 1|``: how far the predicted speed-up of a over b is
+from the measured one. None when no such pair exists.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import statistics
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterable, Mapping, Optional
+
+from hespas_py.accuracy.cases import SYSTEMS_DIR, Case, plan_cases
+from hespas_py.accuracy.rows import Group, Row
+from hespas_py.errors import HespasError
+
+DEFAULT_ESTIMATOR = "fused_roofline"
+#: linear_split block limit that never cuts a stretch of compute ops.
+_NO_LIMIT = 1 << 40
+
+
+@dataclass(frozen=True)
+class Result:
+    """One prediction.
+
+    Attributes:
+        case: what was predicted.
+        estimator: estimator name.
+        estimated_s: simulated step time.
+        params: hardware params added for this row (the group's ``flash_params``).
+        unmodelled: what the run did that this estimator could not be told ("" when nothing).
+    """
+
+    case: Case
+    estimator: str
+    estimated_s: float
+    params: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+    unmodelled: str = ""
+
+    @property
+    def row(self) -> Row:
+        return self.case.row
+
+    @property
+    def error(self) -> float:
+        """Relative error of the prediction (positive: too slow)."""
+        return self.estimated_s / self.row.measured_s - 1
+
+    def as_json(self) -> dict:
+        r = self.row
+        return {"group": r.group, "row": r.name, "system": r.system, "workload": r.workload,
+                "estimator": self.estimator, "node": self.case.node,
+                "system_preset": self.case.system_dir.name,
+                "params": dict(self.params), "measured_s": r.measured_s, "estimated_s": self.estimated_s,
+                "error": self.error, "counted": r.counted, "reason": r.reason or None,
+                "note": "; ".join(n for n in (r.note, self.unmodelled) if n) or None}
+
+
+class DeviceCountMismatch(HespasError):
+    """The workload runs on another number of devices than the row's system has."""
+
+
+def row_params(group: Group, row: Row, estimator: str) -> tuple[dict[str, Any], str]:
+    """(params to add, what stays unmodelled) for ``row`` under ``estimator``."""
+    from hespas_py.estimate.base import estimator_class
+
+    if row.attention != "flash" or not group.flash_params:
+        return {}, ""
+    wanted = dict(group.flash_params.get(estimator, {}))
+    accepted = estimator_class(estimator).param_types
+    if not wanted or any(k not in accepted for k in wanted):
+        return {}, f"fused attention not modelled by {estimator}"
+    return wanted, ""
+
+
+def predict(case: Case, estimator: str, params: Mapping[str, Any]) -> float:
+    """Simulated step time of ``case`` with ``estimator`` and extra hardware ``params`` (seconds)."""
+    from hespas_py.chakra.files import COMM_GROUP_FILE, TRACE_PREFIX
+    from hespas_py.estimate.hardware import load_hardware
+    from hespas_py.pipeline import GenConfig, generate
+    from hespas_py.sim.config import load_system_dir
+    from hespas_py.sim.simulate import simulate
+
+    setup = load_system_dir(case.system_dir)
+    hardware = load_hardware(case.node, estimator)
+    if params:
+        hardware = dataclasses.replace(hardware, params={**hardware.params, **params})
+    with tempfile.TemporaryDirectory(prefix="hespas-accuracy-") as tmp:
+        out = Path(tmp) / "traces"
+        result = generate(GenConfig(
+            mlir_file=case.workload_file, output_dir=out, hardware=hardware, method=estimator,
+            split_strategy="linear_split", block_lim=_NO_LIMIT))
+        if result.layout.num_devices != setup.network.num_npus:
+            raise DeviceCountMismatch(
+                f"{case.workload_file.name} runs on {result.layout.num_devices} devices, "
+                f"{case.system_dir.name} has {setup.network.num_npus} NPUs")
+        sim = simulate(out / TRACE_PREFIX, setup.system, setup.network, comm_groups=out / COMM_GROUP_FILE)
+    return sim.step_time_ns * 1e-9
+
+
+def trend_error(results: list[Result]) -> float | None:
+    """Median speed-up error over related ordered row pairs (see the module docstring)."""
+    errors = []
+    for a in results:
+        for b in results:
+            if a is b or not any(x == y for x, y in zip(a.row.trend_keys, b.row.trend_keys)):
+                continue
+            predicted = a.estimated_s / b.estimated_s
+            measured = a.row.measured_s / b.row.measured_s
+            errors.append(abs(predicted / measured - 1))
+    return statistics.median(errors) if errors else None
+
+
+@dataclass(frozen=True)
+class Summary:
+    """The figures of one group under one estimator (counted rows only).
+
+    Attributes:
+        counted: counted rows evaluated.
+        within_15: those within 15% of the measured time.
+        trend_error: their trend error (None without related rows).
+    """
+
+    counted: int
+    within_15: int
+    trend_error: float | None
+
+    @classmethod
+    def of(cls, results: list[Result]) -> "Summary":
+        counted = [r for r in results if r.row.counted]
+        return cls(len(counted), sum(abs(r.error) <= 0.15 for r in counted), trend_error(counted))
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """Every prediction of one accuracy run.
+
+    Attributes:
+        results: one per reproducible row and estimator, groups and rows in table order.
+        summaries: per (group, estimator) figures.
+        skipped: every measured row not evaluated, with the reason.
+    """
+
+    results: list[Result]
+    summaries: dict[tuple[str, str], Summary]
+    skipped: list[tuple[Row, str]]
+
+
+def evaluate(groups: Iterable[Group], estimators: Iterable[str], measured: Optional[Path] = None,
+             workloads: Iterable[Path] = (), systems: Path = SYSTEMS_DIR,
+             approximate: bool = False) -> Evaluation:
+    """Predict every reproducible row of ``groups`` with each estimator (``measured``: the table of
+    the one group given, instead of the packaged one; ``approximate``: also rows of guessed
+    configurations)."""
+    from hespas_py.estimate.base import estimator_class
+
+    groups, names = list(groups), list(dict.fromkeys(estimators))
+    for name in names:
+        estimator_class(name)
+    if measured is not None and len(groups) != 1:
+        raise HespasError("--measured replaces the table of one group: name it with --group")
+    workloads = list(workloads)
+    results: list[Result] = []
+    skipped: list[tuple[Row, str]] = []
+    for group in groups:
+        cases, left_out = plan_cases(group.rows(measured), workloads, systems, approximate)
+        skipped.extend(left_out)
+        for case in cases:
+            try:
+                for name in names:
+                    params, unmodelled = row_params(group, case.row, name)
+                    results.append(Result(case, name, predict(case, name, params), params, unmodelled))
+            except DeviceCountMismatch as exc:
+                skipped.append((case.row, str(exc)))
+    if not results:
+        raise HespasError("no measured row has a workload and presets to reproduce it")
+    summaries = {(g.name, name): Summary.of([r for r in results
+                                             if r.row.group == g.name and r.estimator == name])
+                 for g in groups for name in names}
+    return Evaluation(results, summaries, skipped)

@@ -1,0 +1,176 @@
+"""Measured step times, grouped: what was measured and how each row is to be reproduced.
+
+A *group* is one measured table with its own rules (`Group`): the ``hespas`` group holds the
+Hespas paper's single-node rows (``hespas_py/data/step_times.csv``: ``system,workload,
+runtime_s,note``; presets and workloads found by name, see `hespas_py.accuracy.cases`); the
+``scale`` group holds published multi-node runs (``hespas_py/data/scale_step_times.csv``),
+whose table names every row's workload and presets:
+
+- ``row``: the row's name; ``model``, ``kernels`` (``xla-bf16``, ``te-bf16``, ``te-fp8``) and
+  ``system`` (``<node>_x<devices>``) say what ran where;
+- ``workload``: the shipped workload (``workloads/<workload>.mlir[.gz]``) that rebuilds the step;
+- ``node``, ``system_preset``: the presets (``configs/nodes``, ``configs/systems``);
+- ``attention``: ``flash`` when the run used a fused attention kernel, else ``materialized``;
+- ``counted``, ``reason``: whether the row counts toward the accuracy goal, and why not;
+- ``note``: how the workload differs from the run where it does; ``measured_s``; ``source``.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Mapping, Optional
+
+from hespas_py.errors import HespasError
+from hespas_py.resources import shipped
+
+#: Hespas rows whose workload configuration was not published (its README: "The configs of the
+#: larger sizes were not published"); the shipped exports guess them.
+UNPUBLISHED_CONFIGS = frozenset({"llama3-200m_train", "llama3-500m_train", "llama3-1b_train",
+                                 "llama3-2b_train", "llama3-3b_train"})
+ATTENTION_KINDS = ("flash", "materialized")
+
+
+@dataclass(frozen=True)
+class Row:
+    """One measured step time.
+
+    Attributes:
+        group: name of the group it belongs to.
+        name: what ran (``resnet50_train``; ``llama3.1-8b xla-bf16 8xv6e``).
+        system: machine, ``<node>_x<devices>``.
+        workload: name of the StableHLO step that rebuilds it.
+        measured_s: measured seconds per step.
+        trend_keys: rows sharing any key at the same position are compared by the trend error.
+        node: node preset; None: found from ``system`` by rule.
+        system_preset: system preset; None: found from ``system`` by rule.
+        attention: how the run computed attention (`ATTENTION_KINDS`).
+        counted: whether the row counts toward the accuracy goal.
+        reason: why it does not count ("" when it does).
+        note: how the rebuilt workload differs from the run ("" when it does not).
+        guessed: the workload's configuration is our guess (evaluated only on request).
+    """
+
+    group: str
+    name: str
+    system: str
+    workload: str
+    measured_s: float
+    trend_keys: tuple[str, ...]
+    node: Optional[str] = None
+    system_preset: Optional[str] = None
+    attention: str = "materialized"
+    counted: bool = True
+    reason: str = ""
+    note: str = ""
+    guessed: bool = False
+
+
+@dataclass(frozen=True)
+class Group:
+    """One measured table and how its rows are evaluated.
+
+    Attributes:
+        name: ``--group`` name.
+        title: one line saying what it holds.
+        table: the packaged table (``hespas_py/data/<table>``).
+        parse: ``parse(text, source, group) -> rows``.
+        flash_params: per estimator, the params that make it model a fused attention kernel; added
+            to the hardware params of every ``flash`` row when the estimator accepts them.
+        default: evaluated when no ``--group`` is given.
+    """
+
+    name: str
+    title: str
+    table: str
+    parse: Callable[[str, str, str], list[Row]]
+    flash_params: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    default: bool = False
+
+    def rows(self, path: Optional[Path] = None) -> list[Row]:
+        """The group's rows: from the packaged table, or from ``path`` in the same format."""
+        if path is None:
+            text = shipped("data", self.table).read_text()
+            return self.parse(text, self.table, self.name)
+        try:
+            text = path.read_text()
+        except OSError as exc:
+            raise HespasError(f"{path}: cannot read ({exc.strerror or exc})") from None
+        return self.parse(text, str(path), self.name)
+
+
+def _records(text: str, source: str, columns: tuple[str, ...]) -> list[tuple[int, dict[str, str]]]:
+    reader = csv.DictReader(io.StringIO(text))
+    missing = [c for c in columns if c not in (reader.fieldnames or ())]
+    if missing:
+        raise HespasError(f"{source}: missing columns {', '.join(missing)} (expected {','.join(columns)})")
+    return [(line, {k: (v or "").strip() for k, v in record.items() if k})
+            for line, record in enumerate(reader, start=2)]
+
+
+def _seconds(value: str, source: str, line: int) -> float:
+    try:
+        seconds = float(value)
+    except ValueError:
+        seconds = 0.0
+    if not seconds > 0:
+        raise HespasError(f"{source}: line {line}: step time must be a number > 0, got {value!r}")
+    return seconds
+
+
+def parse_hespas(text: str, source: str, group: str) -> list[Row]:
+    """Rows of a ``system,workload,runtime_s[,note]`` table (the Hespas paper's format)."""
+    rows = []
+    for line, r in _records(text, source, ("system", "workload", "runtime_s")):
+        guessed = r["workload"] in UNPUBLISHED_CONFIGS
+        rows.append(Row(
+            group, r["workload"], r["system"], r["workload"], _seconds(r["runtime_s"], source, line),
+            trend_keys=(r["workload"], r["system"]), guessed=guessed, counted=not guessed,
+            reason="model configuration not published; the export guesses its shape" if guessed else ""))
+    return rows
+
+
+SCALE_COLUMNS = ("row", "model", "kernels", "system", "workload", "node", "system_preset", "attention",
+                 "counted", "reason", "note", "measured_s")
+
+
+def parse_scale(text: str, source: str, group: str) -> list[Row]:
+    """Rows of a table naming each row's workload and presets (`SCALE_COLUMNS`)."""
+    rows = []
+    for line, r in _records(text, source, SCALE_COLUMNS):
+        if r["attention"] not in ATTENTION_KINDS:
+            raise HespasError(f"{source}: line {line}: attention must be one of "
+                              f"{', '.join(ATTENTION_KINDS)}, got {r['attention']!r}")
+        if r["counted"] not in ("true", "false"):
+            raise HespasError(f"{source}: line {line}: counted must be true or false, got {r['counted']!r}")
+        counted = r["counted"] == "true"
+        if not counted and not r["reason"]:
+            raise HespasError(f"{source}: line {line}: a row that is not counted needs a reason")
+        rows.append(Row(
+            group, r["row"], r["system"], r["workload"], _seconds(r["measured_s"], source, line),
+            trend_keys=(f"{r['model']} {r['kernels']}",), node=r["node"], system_preset=r["system_preset"],
+            attention=r["attention"], counted=counted, reason="" if counted else r["reason"], note=r["note"]))
+    return rows
+
+
+GROUPS: dict[str, Group] = {g.name: g for g in (
+    Group("hespas", "the Hespas paper's single-node rows (ResNet, LLaMA-3 on 4 GPUs, TPU v3)",
+          "step_times.csv", parse_hespas, default=True),
+    Group("scale", "published multi-node runs: Pax GPT on 16-256 H100/A100, MaxText Llama on TPU v6e/7x",
+          "scale_step_times.csv", parse_scale,
+          flash_params={"fused_roofline": {"fused_attention": True}}),
+)}
+
+
+def groups(names: Optional[list[str]]) -> list[Group]:
+    """The groups ``names`` selects (``all``: every group; none: the default ones)."""
+    if not names:
+        return [g for g in GROUPS.values() if g.default]
+    if "all" in names:
+        return list(GROUPS.values())
+    unknown = [n for n in names if n not in GROUPS]
+    if unknown:
+        raise HespasError(f"unknown accuracy group {unknown[0]!r} (known: {', '.join(GROUPS)}, all)")
+    return [GROUPS[n] for n in dict.fromkeys(names)]
