@@ -50,12 +50,9 @@ def find_workload(name: str, folders: Iterable[Path]) -> Path | None:
     def matches(candidate: str) -> bool:
         return _norm(candidate) == wanted or _norm(candidate).startswith(wanted + "_")
 
-    for shipped in workload_names():
-        if _norm(shipped) == wanted:
-            return workload_path(shipped)
-    for shipped in workload_names():
-        if matches(shipped):
-            return workload_path(shipped)
+    names = workload_names()
+    for candidate in [n for n in names if _norm(n) == wanted] + [n for n in names if matches(n)]:
+        return workload_path(candidate)
     for folder in folders:
         for path in sorted(folder.glob("*.mlir")):
             if matches(path.stem):
