@@ -51,8 +51,9 @@ def find_workload(name: str, folders: Iterable[Path]) -> Path | None:
         return _norm(candidate) == wanted or _norm(candidate).startswith(wanted + "_")
 
     names = workload_names()
-    for candidate in [n for n in names if _norm(n) == wanted] + [n for n in names if matches(n)]:
-        return workload_path(candidate)
+    found = [n for n in names if _norm(n) == wanted] or [n for n in names if matches(n)]
+    if found:
+        return workload_path(found[0])
     for folder in folders:
         for path in sorted(folder.glob("*.mlir")):
             if matches(path.stem):
