@@ -15,14 +15,19 @@ with *achievable* rather than peak rates:
   is too few to fill the chip, as cuBLAS/cuDNN split-K kernels do, with the split count the
   autotuner would pick: the one that idles the fewest cores) on ``num_cores`` cores, so
   the last partial wave idles cores (XLA's ``gpu_dot_fusion_cost_model``);
-  ``num_cores = 0`` turns it off.
+  ``num_cores = 0`` turns it off. Matrix-unit padding (``mxu_size``, TPUs): a systolic array of
+  that side holds a tile of the stationary operand, so a dot's contracted dimension and the free
+  dimension of its stationary operand round up to multiples of it (the compiler picks the
+  operand that wastes less); a flash kernel's matmuls all have the head dimension there
+  (`mxu_fill`); ``mxu_size = 0`` turns it off.
 
 Params read from ``Hardware.params`` (each preset's values, with their public sources in a
 ``<param>_source`` string next to them, are in ``configs/nodes/<HW>/fused_roofline``):
 ``launch_overhead_s``, ``memory_efficiency``, ``tensor_efficiency``, ``vector_efficiency``,
-``compute_memory_overlap``, ``num_cores``, ``gemm_tile``, ``conv_channel_padding`` (time f16
-convolutions with the channels XLA pads them to for tensor cores, `fusion.conv_channel_padding`;
-XLA does this on CUDA GPUs from Volta on), plus roofline's ``f32_matmul_as_tf32``.
+``compute_memory_overlap``, ``num_cores``, ``gemm_tile``, ``mxu_size``, ``conv_channel_padding``
+(time f16 convolutions with the channels XLA pads them to for tensor cores,
+`fusion.conv_channel_padding`; XLA does this on CUDA GPUs from Volta on), plus roofline's
+``f32_matmul_as_tf32``.
 Missing params take the defaults in `DEFAULTS` (XLA's own constants where it has one).
 
 Attention. ``fused_attention`` (default false: XLA's GPU compiler does not rewrite plain attention
@@ -32,7 +37,8 @@ pattern of the step becomes one flash-attention kernel forward and one backward
 matmul FLOPs (causal: the blocks it computes) at the per-dtype peak times
 ``attention_efficiency`` (forward) or ``attention_backward_efficiency`` (backward), both measured
 in the flash-attention benchmarks' own FLOP count, so they cover the softmax work too (default:
-``tensor_efficiency``), with the wave quantization of one thread block per 128 rows.
+``tensor_efficiency``), with the wave quantization of one thread block per 128 rows and the
+matrix-unit padding of its head dimension.
 
 Whole-step fusion. XLA fuses over the dataflow graph of the whole step, not over program order: a
 forward op is fused into the backward kernel that consumes it however many collectives lie
@@ -71,6 +77,7 @@ DEFAULTS: Mapping[str, float] = {
     "compute_memory_overlap": 0.95,  # XLA kMemoryComputeParallelism
     "num_cores": 0,
     "gemm_tile": 128,
+    "mxu_size": 0,
 }
 
 #: K elements one split-K slice keeps at least (a slice smaller than this is not worth a CTA).
@@ -92,10 +99,11 @@ class FusedRoofline(Roofline):
         **{p: float for p in (*_NUMERIC_PARAMS, *_ATTENTION_PARAMS)},
         "num_cores": int,
         "gemm_tile": int,
+        "mxu_size": int,
         "conv_channel_padding": bool,
         "fused_attention": bool,
         **{f"{p}_source": str for p in (*_NUMERIC_PARAMS, *_ATTENTION_PARAMS, "num_cores",
-                                        "conv_channel_padding")},
+                                        "mxu_size", "conv_channel_padding")},
     }
 
     def __init__(self, hardware: Hardware) -> None:
@@ -108,6 +116,7 @@ class FusedRoofline(Roofline):
         self.overlap = float(params["compute_memory_overlap"])
         self.cores = int(params["num_cores"])
         self.tile = int(params["gemm_tile"])
+        self.mxu = int(params["mxu_size"])
         self.conv_padding = bool(hardware.params.get("conv_channel_padding", False))
         self.fused_attention = bool(hardware.params.get("fused_attention", False))
         #: Flash kernel efficiency by `Kernel.gemm_kind`.
@@ -175,6 +184,29 @@ class FusedRoofline(Roofline):
             return 1.0
         return _busy_fraction(math.ceil(mnk[0] / self.tile), self.cores)
 
+    def mxu_fill(self, kernel: Kernel) -> float:
+        """Fraction of the matrix unit ``kernel``'s matmuls keep busy once their operands are
+        padded to its ``mxu_size`` x ``mxu_size`` systolic array (1.0 with none).
+
+        The array holds a tile of the stationary ("weight") operand: its contracted dimension K
+        and its free dimension fill ``mxu_size`` rows and columns, the other operand streams
+        through (How to Scale Your Model, "How to Think About TPUs": weight matrices are padded
+        to the MXU size in both dimensions). XLA picks which operand of a dot is stationary, so
+        a dot keeps the better of its lhs (M) and rhs (N) free sizes. A flash kernel is a
+        Pallas kernel whose every matmul has the head dimension as K or as the stationary free
+        dimension (splash attention's ``q k^T``, ``s v``, ``p^T dO``, ``dO v^T``, ``ds q``,
+        ``ds^T k``), with sequence blocks of whole tiles on the other side.
+        """
+        if self.mxu <= 0:
+            return 1.0
+        if kernel.kind is Kind.ATTENTION:
+            return _padded_share(kernel.gemm_mnk[1], self.mxu) if kernel.gemm_mnk else 1.0
+        if kernel.dot_mnk is None:
+            return 1.0
+        m, n, k = kernel.dot_mnk
+        return _padded_share(k, self.mxu) * max(_padded_share(m, self.mxu),
+                                                 _padded_share(n, self.mxu))
+
     def kernel_cost(self, kernel: Kernel) -> tuple[float, str, tuple[str, ...]]:
         """(seconds per launch, dtype of its compute rate, notes) of ``kernel``."""
         notes = dict.fromkeys(kernel.notes)
@@ -185,6 +217,7 @@ class FusedRoofline(Roofline):
             rate, dtype, note = self.rate("tensor", kernel.tensor_dtype)
             if note:
                 notes[note] = None
+            rate *= self.mxu_fill(kernel)
             if flash:
                 compute_s += kernel.tensor_flops / (
                     rate * self.attention_eff[kernel.gemm_kind] * self.flash_waves(kernel.gemm_mnk))
@@ -230,6 +263,11 @@ def _scope_outputs(graph: BlockGraph, scope: int, sunk: Mapping[int, list[int]])
             outputs.update(v for v, arg in zip(loop.op.operands, loop.args) if arg not in dropped)
             outputs.update(loop.op.captures)
     return outputs
+
+
+def _padded_share(size: int, tile: int) -> float:
+    """``size`` over ``size`` rounded up to a multiple of ``tile``."""
+    return size / (math.ceil(size / tile) * tile) if size > 0 else 1.0
 
 
 def _busy_fraction(ctas: int, cores: int) -> float:

@@ -99,7 +99,8 @@ def flash_kernel(kernel: Kernel, pattern: Pattern) -> Kernel:
     return dataclasses.replace(
         kernel, flops=kernel.flops * share, tensor_flops=kernel.tensor_flops * share,
         bytes=kernel.bytes + pattern.extra_bytes, gemm_kind=pattern.kind,
-        gemm_mnk=(pattern.rows, pattern.head_dim, pattern.sweep), channel_padding=1.0)
+        gemm_mnk=(pattern.rows, pattern.head_dim, pattern.sweep), dot_mnk=None,
+        channel_padding=1.0)
 
 
 class FlashPlan:

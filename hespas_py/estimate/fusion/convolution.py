@@ -1,5 +1,5 @@
 """cuDNN convolution rules XLA's GPU compiler applies (call kind, channel padding) and the GEMM
-shape of a dot or convolution, for wave quantization."""
+shape of a dot or convolution, for wave quantization and matrix-unit padding."""
 
 from __future__ import annotations
 
@@ -32,6 +32,22 @@ def gemm_mnk(op: Op) -> tuple[int, int, int] | None:
     n = max(n, 1)
     k = max(round(op_work(op).total_flops / (2 * elements)), 1)
     return elements // n, n, k
+
+
+def dot_mnk(op: Op) -> tuple[int, int, int] | None:
+    """(M, N, K) of a dot_general per batch element: the lhs free, rhs free and contracted
+    element counts (the batch dimensions left out); None for any other op."""
+    if op.short_name != "dot_general" or len(op.operand_types) != 2:
+        return None
+    numbers = op.attrs.get("dot_dimension_numbers") or {}
+
+    def size(side: int, kinds: tuple[str, ...], keep: bool) -> int:
+        listed = {d for kind in kinds for d in numbers.get(f"{('lhs', 'rhs')[side]}_{kind}", ())}
+        shape = op.operand_types[side].shape
+        return math.prod(d for i, d in enumerate(shape) if (i in listed) == keep)
+
+    free = ("batching_dimensions", "contracting_dimensions")
+    return size(0, free, False), size(1, free, False), size(0, ("contracting_dimensions",), True)
 
 
 #: cuDNN call kinds of a convolution (XLA's ``CudnnConvKind``).

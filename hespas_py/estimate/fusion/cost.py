@@ -10,7 +10,8 @@ from typing import Collection, Iterator, Sequence
 
 from hespas_py.estimate.costs import op_work
 from hespas_py.estimate.fusion.attention import flash_kernel
-from hespas_py.estimate.fusion.convolution import conv_channel_padding, conv_kind, gemm_mnk
+from hespas_py.estimate.fusion.convolution import (conv_channel_padding, conv_kind, dot_mnk,
+                                                   gemm_mnk)
 from hespas_py.estimate.fusion.kernel import Kernel, Kind
 from hespas_py.estimate.fusion.planner import Planner
 from hespas_py.estimate.fusion.scope import IN_PLACE, OpClass, Scope
@@ -62,7 +63,7 @@ def _kernels_of(planner: Planner, g: int, members: list[int], repeat: float) -> 
         tensor_flops=sum(f for _, f in tensor),
         tensor_dtype=max(tensor, key=lambda t: t[1])[0] if tensor else "",
         gemm_mnk=gemm_mnk(gemm) if gemm is not None else None,
-        gemm_kind=gemm_kind,
+        gemm_kind=gemm_kind, dot_mnk=dot_mnk(gemm) if gemm is not None else None,
         channel_padding=(conv_channel_padding(gemm, gemm_kind)
                          if gemm_kind.startswith("conv") else 1.0),
         anchors=tuple({id(planner.nodes[m].anchor): planner.nodes[m].anchor

@@ -40,6 +40,9 @@ class Kernel:
             (rows its thread blocks split, head dim, sequence each row block sweeps); else None.
         gemm_kind: ``dot``, or the cuDNN kind of its convolution (`conv_kind`), or the flash
             kernel of an attention pattern (`FLASH_FORWARD`, `FLASH_BACKWARD`); '' when none.
+        dot_mnk: (lhs free, rhs free, contracted) element counts of its dot_general per batch
+            element, for the padding of a matrix unit's systolic array (`dot_mnk`); None when
+            it holds no dot_general (a flash kernel keeps None: its head dim is in ``gemm_mnk``).
         channel_padding: tensor-unit work of its convolution once cuDNN pads the channels
             (`conv_channel_padding`), relative to the unpadded work; 1.0 when not padded.
         anchors: the ops of the planned sequence its ops belong to (an op inside an inlined call
@@ -57,6 +60,7 @@ class Kernel:
     tensor_dtype: str = ""
     gemm_mnk: tuple[int, int, int] | None = None
     gemm_kind: str = ""
+    dot_mnk: tuple[int, int, int] | None = None
     channel_padding: float = 1.0
     anchors: tuple[Op, ...] = ()
     count: float = 1.0
