@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
 import pytest
@@ -22,3 +23,13 @@ def shared_dir() -> Path:
 def repo_dir() -> Path:
     """The repository root."""
     return REPO
+
+
+@pytest.fixture(autouse=True)
+def _fresh_hespas_logger():
+    """Undo what an in-process CLI run does to the ``hespas_py`` logger (its own stderr handler,
+    no propagation), so a later test's ``caplog`` sees the records whatever ran before it."""
+    logger = logging.getLogger("hespas_py")
+    saved = (logger.handlers[:], logger.level, logger.propagate)
+    yield
+    logger.handlers[:], logger.level, logger.propagate = saved
