@@ -115,10 +115,9 @@ def llama3_8b_1024():
     sys.path.insert(0, str(REPO / "scripts" / "models"))
     import llama
 
-    llama.CONFIGS["8b"] = llama.Config(vocab=131072, embed=4096, heads=32, kv_heads=8,
-                                       head_dim=128, layers=32, mlp=14336)
     llama.DEVICES = BIG_DEVICES
-    return llama.train_step("8b")
+    return llama.train_step(llama.Config(vocab=131072, embed=4096, heads=32, kv_heads=8,
+                                         head_dim=128, layers=32, mlp=14336))
 
 
 def big_step() -> Path:
