@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import difflib
+from collections.abc import Sequence
+
 
 class HespasError(Exception):
     """A user-facing problem with an input (file, config, module) that stops the run.
@@ -9,3 +12,13 @@ class HespasError(Exception):
     The message must name the file and the problem on one line; the CLI prints it as
     ``error: <message>`` to stderr and exits with code 2, never with a traceback.
     """
+
+
+def unknown_preset(name: str, problem: str, names: Sequence[str]) -> HespasError:
+    """The error for a name that is neither a file nor one of the presets ``names``: the closest
+    presets by spelling and a pointer to ``hespas presets`` instead of the whole list."""
+    if not names:
+        return HespasError(f"{name}: {problem} (no presets installed)")
+    close = difflib.get_close_matches(str(name), names, n=3, cutoff=0.5)
+    hint = f"; did you mean {' or '.join(close)}?" if close else ""
+    return HespasError(f"{name}: {problem}{hint} (`hespas presets` lists all {len(names)})")

@@ -134,7 +134,7 @@ def test_unreadable_configs(tmp_path: Path) -> None:
         load_hardware(str(write(tmp_path, '{\n  "a": 1\n  "b": 2}')))
     with pytest.raises(HespasError, match="no such hardware config file"):
         load_hardware(str(tmp_path / "absent.json"))
-    with pytest.raises(HespasError, match="no such hardware config file or preset"):
+    with pytest.raises(HespasError, match="no such hardware config file or node preset"):
         load_hardware("NoSuchGPU")
     with pytest.raises(HespasError, match="must be a JSON object"):
         read_config(write(tmp_path, "[1, 2]"))

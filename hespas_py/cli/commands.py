@@ -6,3 +6,4 @@ from hespas_py.cli import accuracy  # noqa: F401
 from hespas_py.cli import analyze  # noqa: F401
 from hespas_py.cli import simulate  # noqa: F401
 from hespas_py.cli import sweep  # noqa: F401
+from hespas_py.cli import presets  # noqa: F401

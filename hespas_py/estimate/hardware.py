@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from hespas_py.errors import HespasError
+from hespas_py.errors import HespasError, unknown_preset
 from hespas_py.estimate.base import Hardware, estimator_class
 from hespas_py.resources import shipped
 
@@ -233,8 +233,7 @@ def preset_path(name: str, method: str = DEFAULT_METHOD) -> Path:
                       PRESETS_DIR / name / DEFAULT_METHOD / "config.json"):
         if candidate.is_file():
             return candidate
-    raise HespasError(f"{name}: no such hardware config file or preset "
-                      f"(presets: {', '.join(preset_names())})")
+    raise unknown_preset(name, "no such hardware config file or node preset", preset_names())
 
 
 def hardware_from_config(config: Mapping[str, Any], source: str,

@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Mapping
 
-from hespas_py.errors import HespasError
+from hespas_py.errors import HespasError, unknown_preset
 from hespas_py.resources import shipped
 from hespas_py.sim.inputs import load_network, load_remote_memory, load_system
 from hespas_py.sim.machine import RemoteMemoryConfig, SystemSetup
@@ -73,8 +73,8 @@ def resolve_system_files(system: str | Path, network: str | Path | None = None,
     else:
         folder = spec if spec.is_dir() else PRESETS_DIR / str(system)
         if not folder.is_dir():
-            names = ", ".join(preset_names()) or "none installed"
-            raise HespasError(f"{system}: not a system.json, a folder or a preset ({names})")
+            raise unknown_preset(str(system), "not a system.json, a folder or a system preset",
+                                 preset_names())
         files = system_files(folder)
     if network is not None:
         files["network.yml"] = Path(network)
