@@ -8,8 +8,10 @@ the trace is loaded.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import io
+import marshal
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -72,6 +74,10 @@ class TraceNode(NamedTuple):
         return RECV if self.type == NodeType.COMM_RECV_NODE else COMM
 
 
+#: Where `TraceNode.pg_name` lies in a node tuple.
+_PG_NAME = TraceNode._fields.index("pg_name")
+
+
 @dataclass(frozen=True)
 class Trace:
     """One device's trace with its dependency structure precomputed.
@@ -82,7 +88,7 @@ class Trace:
       index: node id -> position in `nodes`.
       children: per position, the positions of the nodes that depend on it.
       parent_counts: per position, how many distinct parents it waits for.
-      digest: content hash; equal digests mean byte-identical traces.
+      digest: content hash; equal digests mean byte-identical traces (see also `shape`).
       keys: per position, ``(node id, position)``: its place in ascending-id issue order.
       resources: per position, the node's `TraceNode.resource`.
     """
@@ -95,6 +101,14 @@ class Trace:
     digest: bytes
     keys: tuple[tuple[int, int], ...]
     resources: tuple[int, ...]
+
+    @functools.cached_property
+    def shape(self) -> bytes:
+        """Hash of every node field but ``pg_name``: equal shapes mean traces that differ at most
+        in the communicator groups their collectives name (computed on first use)."""
+        # marshal version 2 writes no back-references, so equal values give equal bytes.
+        fields = [node[:_PG_NAME] + node[_PG_NAME + 1:] for node in self.nodes]
+        return _digest(marshal.dumps(fields, 2))
 
 
 def _node_view_class() -> type:
