@@ -41,7 +41,7 @@ def _timing_trace(node: TraceNode, at_start: bool) -> Trace:
     if at_start:
         nodes = [node._replace(id=0, deps=())]
     else:
-        nodes = [TraceNode(0, "lead-in", NodeType.COMP_NODE, (), _LEAD_IN_US, {}, "", None),
+        nodes = [TraceNode(0, "lead-in", int(NodeType.COMP_NODE), (), _LEAD_IN_US, {}, "", None),
                  node._replace(id=1, deps=(0,))]
     return index_trace(Path("<collective timing>"), nodes, b"")
 
