@@ -93,8 +93,10 @@ class Trace:
     shape: bytes
 
 
-def index_trace(path: Path, nodes: list[TraceNode], digest: bytes) -> Trace:
-    """Check and index decoded nodes (ids unique, parents present, something issuable)."""
+def index_trace(path: Path, nodes: list[TraceNode], digest: bytes,
+                node_shapes: list[bytes] | None = None) -> Trace:
+    """Check and index decoded nodes (ids unique, parents present, something issuable);
+    ``node_shapes``: each node's `node_shape`, when known."""
     index = {}
     for position, node in enumerate(nodes):
         if node.id in index:
@@ -111,16 +113,18 @@ def index_trace(path: Path, nodes: list[TraceNode], digest: bytes) -> Trace:
     counts = tuple(len(node.deps) for node in nodes)
     if 0 not in counts:
         raise HespasError(f"{path}: no node is free of dependencies (empty trace or a cycle)")
-    # marshal version 2 writes no back-references, so equal values give equal bytes.
-    shape = _digest(marshal.dumps([_without_group(node) for node in nodes], 2))
+    if node_shapes is None:
+        node_shapes = list(map(node_shape, nodes))
     return Trace(path, tuple(nodes), index, tuple(map(tuple, children)), counts, digest,
                  tuple((node.id, position) for position, node in enumerate(nodes)),
-                 tuple(node.resource for node in nodes), shape)
+                 tuple(node.resource for node in nodes), _digest(b"".join(node_shapes)))
 
 
-def _without_group(node: TraceNode) -> tuple:
-    """Every field of ``node`` but its pg_name."""
-    return node[:_PG_NAME] + node[_PG_NAME + 1:]
+def node_shape(node: TraceNode) -> bytes:
+    """Every field of ``node`` but its pg_name, serialized (self-delimiting: a trace's shape
+    hashes their concatenation)."""
+    # marshal version 2 writes no back-references, so equal values give equal bytes.
+    return marshal.dumps(node[:_PG_NAME] + node[_PG_NAME + 1:], 2)
 
 
 def _digest(data: bytes) -> bytes:
@@ -133,27 +137,25 @@ class _SetReader:
 
     def __init__(self) -> None:
         self._attributes: dict[bytes, tuple] = {}
-        # node encoding -> (node, number of its fields but pg_name)
-        self._nodes: dict[bytes, tuple[TraceNode, int]] = {}
-        self._numbers: dict[bytes, int] = {}
-        self._indexed: dict[tuple[int, ...], Trace] = {}
+        self._nodes: dict[bytes, tuple[TraceNode, bytes]] = {}  # encoding -> (node, node_shape)
+        self._indexed: dict[tuple[bytes, ...], Trace] = {}  # node shapes -> first such trace
 
     def read(self, path: Path, data: bytes, digest: bytes) -> Trace:
         """The trace of one file's bytes."""
-        known, numbers = self._nodes, self._numbers
-        nodes, structure = [], []
+        known = self._nodes
+        nodes, shapes = [], []
         with gc_paused():
             for encoded in node_encodings(path, data):
                 entry = known.get(encoded)
                 if entry is None:
                     node = TraceNode(*decode_node(path, encoded, self._attributes))
-                    fields = marshal.dumps(_without_group(node), 2)
-                    entry = known[encoded] = (node, numbers.setdefault(fields, len(numbers)))
+                    entry = known[encoded] = (node, node_shape(node))
                 nodes.append(entry[0])
-                structure.append(entry[1])
-            like = self._indexed.get(tuple(structure))
+                shapes.append(entry[1])
+            structure = tuple(shapes)
+            like = self._indexed.get(structure)
             if like is None:
-                like = self._indexed[tuple(structure)] = index_trace(path, nodes, digest)
+                like = self._indexed[structure] = index_trace(path, nodes, digest, shapes)
                 return like
         return dataclasses.replace(like, path=path, nodes=tuple(nodes), digest=digest)
 
