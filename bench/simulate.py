@@ -1,4 +1,4 @@
-"""Prints the built-in simulator's speed on the two targets of issue 4.
+"""Prints the built-in simulator's speed on the two targets of issue 4 and on multi-group steps.
 
 1. The shared ResNet-50 traces (1385 nodes x 4 NPUs; ASTRA-sim takes 0.17 s): trace loading plus
    simulation, replicated and full.
@@ -6,7 +6,7 @@
 3. Shipped workloads whose collectives run on sub-groups (FSDP inside 8-GPU nodes, data parallel
    across them), generated with H100_80GB's fused_roofline: trace loading plus a replicated
    simulation, checked against the full one (on the 256-device GPT-175B only with ``--full``: it
-   takes about 11 minutes on 2 cores).
+   takes about 5 minutes on 2 cores).
 
 Run: ``python3 bench/simulate.py [--repeat N] [--full]``.
 """
@@ -120,7 +120,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--full", action="store_true",
-                        help="also run the 256-device full simulation (about 11 minutes)")
+                        help="also run the 256-device full simulation (about 5 minutes)")
     args = parser.parse_args()
     bench_resnet(args.repeat)
     bench_generated(args.repeat)
