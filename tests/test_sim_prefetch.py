@@ -52,14 +52,14 @@ def test_prefetched_durations_equal_measured_ones(traces, monkeypatch):
     recorded = []
     real_record = CollectiveTimes.record
 
-    def record(self, node, at_start, duration):
-        recorded.append(node.id)
-        real_record(self, node, at_start, duration)
+    def record(self, position, at_start, duration):
+        recorded.append(position)
+        real_record(self, position, at_start, duration)
     monkeypatch.setattr(CollectiveTimes, "record", record)
     monkeypatch.setenv("HESPAS_JOBS", "2")
     forked = simulate(traces, SYSTEM, NETWORK)
     assert serial.replicated and forked.replicated
-    assert sorted(recorded) == [1, 3, 5]  # the distinct collectives, measured up front
+    assert sorted(recorded) == [1, 3, 5]  # positions of the distinct collectives, measured up front
     assert forked.devices == serial.devices
     monkeypatch.setattr(prefetch_module, "Forked", FailingChild)
     assert simulate(traces, SYSTEM, NETWORK).devices == serial.devices

@@ -13,11 +13,9 @@ from __future__ import annotations
 
 import marshal
 
-from hespas_py.chakra.schema import NodeType
 from hespas_py.forking import Forked, max_jobs, shares
 from hespas_py.sim.errors import Rejected
 from hespas_py.sim.replicate import CollectiveTimes, NotSymmetric
-from hespas_py.sim.trace import Trace
 from hespas_py.sim.workload import SIMULATED_COLLECTIVES
 
 #: Fewest NPUs worth forking for: a collective on 128 NPUs takes tens of ms to simulate, a fork
@@ -25,39 +23,37 @@ from hespas_py.sim.workload import SIMULATED_COLLECTIVES
 WORTH_IT_NPUS = 128
 
 
-def _measured(times: CollectiveTimes, nodes: list) -> list[int | None]:
+def _measured(times: CollectiveTimes, positions: list[int]) -> list[int | None]:
     durations: list[int | None] = []
-    for node in nodes:
+    for position in positions:
         try:
-            durations.append(times.measure(node, at_start=False))
+            durations.append(times.measure(position, at_start=False))
         except (NotSymmetric, Rejected):
             durations.append(None)
     return durations
 
 
-def prefetch(times: CollectiveTimes, trace: Trace) -> None:
-    """Measure ``trace``'s distinct collectives into ``times`` when the machine is big enough
-    and this process may fork (`hespas_py.forking.max_jobs`)."""
+def prefetch(times: CollectiveTimes) -> None:
+    """Measure the distinct collectives of ``times``' traces into it when the machine is big
+    enough and this process may fork (`hespas_py.forking.max_jobs`)."""
     jobs = max_jobs()
     if jobs < 2 or times.network.num_npus < WORTH_IT_NPUS:
         return
     distinct = {}
-    for node in trace.nodes:
-        if (node.type == NodeType.COMM_COLL_NODE
-                and node.ints.get("comm_type") in SIMULATED_COLLECTIVES):
-            try:
-                distinct.setdefault(times.key(node, at_start=False), node)
-            except Rejected:  # a bad pg_name: the replay reports it
-                continue
-    nodes = list(distinct.values())
-    if len(nodes) < 2:
+    nodes = times.traces[0].nodes
+    for position in times.layouts:
+        if nodes[position].ints.get("comm_type") in SIMULATED_COLLECTIVES:
+            distinct.setdefault(times.key(position, at_start=False), position)
+    positions = list(distinct.values())
+    if len(positions) < 2:
         return
-    ranges = shares(len(nodes), min(jobs, len(nodes)))
-    children = [Forked(lambda share=share: (marshal.dumps(_measured(times, nodes[slice(*share)])),))
+    ranges = shares(len(positions), min(jobs, len(positions)))
+    children = [Forked(lambda share=share: (marshal.dumps(_measured(times,
+                                                                    positions[slice(*share)])),))
                 for share in ranges[1:]]
-    results = [_measured(times, nodes[slice(*ranges[0])])]
+    results = [_measured(times, positions[slice(*ranges[0])])]
     results += [marshal.loads(data) if (data := child.result()) is not None
                 else [None] * (stop - start) for child, (start, stop) in zip(children, ranges[1:])]
-    for node, duration in zip(nodes, (d for share in results for d in share)):
+    for position, duration in zip(positions, (d for share in results for d in share)):
         if duration is not None:
-            times.record(node, at_start=False, duration=duration)
+            times.record(position, at_start=False, duration=duration)

@@ -1,10 +1,14 @@
-"""Identical NPUs simulated once.
+"""Symmetric NPUs simulated once.
 
-When every NPU runs the same trace, all collectives span the whole machine and no NPU sends to a
-single peer, every NPU issues each collective at the same tick, so one NPU's replay stands for all
-of them. Each distinct collective is simulated once on the full machine in isolation (all NPUs
-starting together) to get its duration; if that duration differs between NPUs (e.g. a binary
-tree's root and leaves) the set is not symmetric and the caller falls back to a full simulation.
+When the NPUs' traces are identical but for the communicator groups their collectives name, and
+at every collective position those groups partition the machine into groups of one size (the
+whole machine included; `hespas_py.sim.symmetry` checks this), every NPU issues each collective
+at the same tick, so one NPU's replay stands for all of them. Each distinct collective (type,
+size, dimensions, priority and group layout) is simulated once on the whole machine in isolation,
+every NPU starting it on its own group at once, to get its duration; if that duration differs
+between NPUs (e.g. a binary tree's root and leaves, or groups placed unalike on the network) the
+set is not symmetric and the caller falls back to a full simulation. An NPU runs one collective
+at a time, so a collective alone takes as long as it does within the step.
 
 Only same-nanosecond ties between a collective's and a compute node's completion can order
 differently from the full simulation (the collective is timed from its issue).
@@ -14,7 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
-from typing import Mapping
+from typing import Mapping, Sequence
 
 from hespas_py.chakra.schema import NodeType
 from hespas_py.sim.machine import NetworkConfig, SystemConfig
@@ -22,7 +26,7 @@ from hespas_py.sim.network import EventQueue, Network
 from hespas_py.sim.result import SimResult
 from hespas_py.sim.system import CommGroup, Sys
 from hespas_py.sim.trace import Trace, TraceNode, index_trace
-from hespas_py.sim.workload import Workload, group_id, run_full, run_workloads
+from hespas_py.sim.workload import Workload, run_full, run_workloads
 
 #: Compute time placed before a collective timed away from tick 0.
 _LEAD_IN_US = 1
@@ -32,71 +36,66 @@ class NotSymmetric(Exception):
     """A collective finishes at different times on different NPUs."""
 
 
-def replicable(traces: list[Trace], system: SystemConfig, network: NetworkConfig,
-               groups: Mapping[int, tuple[int, ...]]) -> bool:
-    """Whether one NPU's replay can stand for all (cheap structural checks)."""
-    first = traces[0]
-    if any(t.digest != first.digest for t in traces):
-        return False
-    if any(a.name == "doubleBinaryTree" for algs in system.implementations.values() for a in algs):
-        return False
-    everyone = tuple(range(network.num_npus))
-    compute, collective = NodeType.COMP_NODE, NodeType.COMM_COLL_NODE
-    for node in first.nodes:
-        if node.type == compute:
-            continue
-        if node.type != collective:
-            return False
-        gid = group_id(node)
-        if gid is not None and tuple(sorted(groups.get(gid, ()))) != everyone:
-            return False
-    return True
+def _timing_trace(node: TraceNode, at_start: bool) -> Trace:
+    """A trace of ``node`` alone, issued at tick 0 or after a short lead-in."""
+    if at_start:
+        nodes = [node._replace(id=0, deps=())]
+    else:
+        nodes = [TraceNode(0, "lead-in", int(NodeType.COMP_NODE), (), _LEAD_IN_US, {}, "", None),
+                 node._replace(id=1, deps=(0,))]
+    return index_trace(Path("<collective timing>"), nodes, b"")
 
 
 class CollectiveTimes:
-    """Durations of collectives on the whole machine, measured once per distinct collective."""
+    """Durations of the collectives of a symmetric trace set, measured once per distinct one."""
 
-    def __init__(self, system: SystemConfig, network: NetworkConfig,
+    def __init__(self, traces: Sequence[Trace], layouts: Mapping[int, int],
+                 system: SystemConfig, network: NetworkConfig,
                  groups: Mapping[int, tuple[int, ...]]) -> None:
+        """``traces``: per NPU its trace; ``layouts``: per collective position its group layout
+        number (`hespas_py.sim.symmetry.group_layouts`)."""
+        self.traces = traces
+        self.layouts = layouts
         self.system = system
         self.network = network
         self.groups = groups
         self._durations: dict[tuple, int] = {}
 
-    @staticmethod
-    def key(node: TraceNode, at_start: bool) -> tuple:
+    def key(self, position: int, at_start: bool) -> tuple:
         """What makes two collectives take the same time."""
+        node = self.traces[0].nodes[position]
         return (node.ints.get("comm_type"), node.ints.get("comm_size"), node.involved_dim,
-                group_id(node), node.ints.get("comm_priority", 0), at_start)
+                self.layouts[position], node.ints.get("comm_priority", 0), at_start)
 
-    def duration(self, node: TraceNode, at_start: bool) -> int:
-        """Issue-to-finish ns of ``node``'s collective, identical on every NPU."""
-        key = self.key(node, at_start)
+    def duration(self, position: int, at_start: bool) -> int:
+        """Issue-to-finish ns of the collective at ``position``, identical on every NPU."""
+        key = self.key(position, at_start)
         duration = self._durations.get(key)
         if duration is None:
-            duration = self._durations[key] = self.measure(node, at_start)
+            duration = self._durations[key] = self.measure(position, at_start)
         return duration
 
-    def record(self, node: TraceNode, at_start: bool, duration: int) -> None:
-        """Take a `measure` of ``node`` made elsewhere (`hespas_py.sim.prefetch`)."""
-        self._durations[self.key(node, at_start)] = duration
+    def record(self, position: int, at_start: bool, duration: int) -> None:
+        """Take a `measure` made elsewhere (`hespas_py.sim.prefetch`)."""
+        self._durations[self.key(position, at_start)] = duration
 
-    def measure(self, node: TraceNode, at_start: bool) -> int:
-        """Simulate ``node``'s collective alone on the whole machine: its duration."""
-        if at_start:
-            nodes = [node._replace(id=0, deps=())]
-            lead_in = 0
-        else:
-            nodes = [TraceNode(0, "lead-in", NodeType.COMP_NODE, (), _LEAD_IN_US, {}, "", None),
-                     node._replace(id=1, deps=(0,))]
-            lead_in = _LEAD_IN_US * 1000
-        trace = index_trace(Path("<collective timing>"), nodes, b"")
-        workloads = run_full([trace] * self.network.num_npus, self.system, self.network,
-                             self.groups)
-        finishes = {w.end[len(nodes) - 1] for w in workloads}
+    def measure(self, position: int, at_start: bool) -> int:
+        """Simulate the collective at ``position`` alone on the whole machine, each NPU on the
+        group its trace names: its duration (`NotSymmetric` when NPUs finish apart)."""
+        by_group: dict[str, Trace] = {}
+        timing = []
+        for trace in self.traces:
+            node = trace.nodes[position]
+            alone = by_group.get(node.pg_name)
+            if alone is None:
+                alone = by_group[node.pg_name] = _timing_trace(node, at_start)
+            timing.append(alone)
+        workloads = run_full(timing, self.system, self.network, self.groups)
+        last = len(timing[0].nodes) - 1
+        finishes = {w.end[last] for w in workloads}
         if len(finishes) != 1:
             raise NotSymmetric
-        return finishes.pop() - lead_in
+        return finishes.pop() - (0 if at_start else _LEAD_IN_US * 1000)
 
 
 class ReplicatedWorkload(Workload):
@@ -110,21 +109,22 @@ class ReplicatedWorkload(Workload):
     def start_collective(self, position: int, node: TraceNode, com_type: int, size: int,
                          involved: tuple[bool, ...], group: CommGroup | None) -> None:
         """Finish the collective after its measured duration."""
-        duration = self.times.duration(node, at_start=self.sys.queue.now == 0)
+        duration = self.times.duration(position, at_start=self.sys.queue.now == 0)
         self.sys.register_event(self.node_done, position, duration)
 
 
-def run_replicated(trace: Trace, system: SystemConfig, network: NetworkConfig,
-                   groups: Mapping[int, tuple[int, ...]]) -> SimResult:
-    """Replay NPU 0 and copy its report to every NPU (raises `NotSymmetric` when unsound)."""
+def run_replicated(traces: Sequence[Trace], layouts: Mapping[int, int], system: SystemConfig,
+                   network: NetworkConfig, groups: Mapping[int, tuple[int, ...]]) -> SimResult:
+    """Replay NPU 0 and copy its report to every NPU (raises `NotSymmetric` when unsound);
+    ``layouts`` as `CollectiveTimes` takes them."""
     from hespas_py.sim.prefetch import prefetch
 
-    times = CollectiveTimes(system, network, groups)
-    prefetch(times, trace)
+    times = CollectiveTimes(traces, layouts, system, network, groups)
+    prefetch(times)
     queue = EventQueue()
     sys = Sys(0, queue, Network(network, queue), system, network)
-    workload = ReplicatedWorkload(sys, trace, groups, times)
+    workload = ReplicatedWorkload(sys, traces[0], groups, times)
     run_workloads([workload], queue)
     device = workload.result()
-    return SimResult(tuple(dataclasses.replace(device, id=npu)
-                           for npu in range(network.num_npus)), replicated=True)
+    return SimResult(tuple(dataclasses.replace(device, id=npu, trace=trace)
+                           for npu, trace in enumerate(traces)), replicated=True)

@@ -10,8 +10,9 @@ from hespas_py.gc_pause import gc_paused
 from hespas_py.sim.errors import Rejected
 from hespas_py.sim.inputs import load_comm_groups
 from hespas_py.sim.machine import NetworkConfig, RemoteMemoryConfig, SystemConfig
-from hespas_py.sim.replicate import NotSymmetric, replicable, run_replicated
+from hespas_py.sim.replicate import NotSymmetric, run_replicated
 from hespas_py.sim.result import SimResult
+from hespas_py.sim.symmetry import group_layouts
 from hespas_py.sim.trace import Trace, load_traces, trace_paths
 from hespas_py.sim.workload import run_full
 
@@ -61,7 +62,8 @@ def simulate(traces: TraceSet, system: SystemConfig, network: NetworkConfig, *,
       network: the network (network.yml); its NPU count sets how many traces are read.
       comm_groups: comm_group.json path or ``{group id: ranks}``, for nodes with pg_name.
       remote_memory: accepted for parity with ASTRA-sim; MEM nodes are rejected at load.
-      replicate: simulate identical symmetric NPUs once (see `hespas_py.sim.replicate`).
+      replicate: simulate symmetric NPUs once (traces identical but for the groups they name;
+        see `hespas_py.sim.replicate`); False simulates every NPU.
 
     Raises:
       HespasError: unreadable input, or a trace set ASTRA-sim rejects, crashes or stalls on.
@@ -73,9 +75,10 @@ def simulate(traces: TraceSet, system: SystemConfig, network: NetworkConfig, *,
     try:
         _check_setup(system, network, groups)
         with gc_paused():
-            if replicate and replicable(resolved, system, network, groups):
+            layouts = group_layouts(resolved, system, network, groups) if replicate else None
+            if layouts is not None:
                 try:
-                    return run_replicated(resolved[0], system, network, groups)
+                    return run_replicated(resolved, layouts, system, network, groups)
                 except NotSymmetric:
                     pass
             return SimResult(tuple(w.result()

@@ -46,15 +46,24 @@ def required(node: TraceNode, name: str) -> int:
     return value
 
 
-def group_id(node: TraceNode) -> int | None:
-    """The communicator group id named by pg_name, or None for "all NPUs" ("" or "0")."""
-    name = node.pg_name
-    if name in ("", "0"):
+def group_number(pg_name: str) -> int | None:
+    """The communicator group id a pg_name names, None for "all NPUs" ("" or "0"); ValueError
+    when it names no number."""
+    if pg_name in ("", "0"):
         return None
-    number = leading_int(name)
+    number = leading_int(pg_name)
     if number is None:
-        raise Rejected(f"node {node.id} ({node.name}): pg_name {name!r} is not a group number")
+        raise ValueError(pg_name)
     return number
+
+
+def group_id(node: TraceNode) -> int | None:
+    """The communicator group id named by the node's pg_name (`group_number`)."""
+    try:
+        return group_number(node.pg_name)
+    except ValueError:
+        raise Rejected(f"node {node.id} ({node.name}): pg_name {node.pg_name!r} is not a group "
+                       "number") from None
 
 
 class Workload:
