@@ -4,10 +4,11 @@ multi-output fusion; see the package docstring for the rules and their XLA sourc
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Collection
+from typing import Collection, Iterator
 
 from hespas_py.estimate.fusion.attention import FlashPlan
 from hespas_py.estimate.fusion.convolution import CONV_FORWARD, conv_kind
+from hespas_py.estimate.fusion.dag import KernelDag
 from hespas_py.estimate.fusion.kernel import Kind
 from hespas_py.estimate.fusion.scope import IN_PLACE, OpClass, Scope
 from hespas_py.mlir.ops import Op
@@ -96,8 +97,7 @@ class Planner:
         self.node_groups: list[set[int]] = [set() for _ in self.nodes]
         self.prologue: set[int] = set()  # nodes folded into a dot/convolution operand
         self._read_costs: dict[int, int] = {}
-        self.succ: dict[int, set[int]] = {}
-        self.pred: dict[int, set[int]] = {}
+        self.dag = KernelDag(0, ())
         #: The scope's flash-attention kernels, when attention is fused (`attention`).
         self.flash = FlashPlan(self) if fused_attention else None
 
@@ -247,7 +247,7 @@ class Planner:
         shared = [k for k in self.users if self.nbytes(k) >= _MIN_SHARED_BYTES]
         if not shared:
             return
-        self.succ, self.pred = self._group_edges()
+        self.dag = KernelDag(len(self.groups), self._group_edges())
         for key in sorted(shared, key=lambda k: -self.nbytes(k)):
             candidates = {g for g in self.reader_groups(key)
                           if self.groups[g].kind in (Kind.LOOP, Kind.REDUCTION)}
@@ -279,23 +279,18 @@ class Planner:
             best = max([best, *(self._elements(k) for k in node.outputs)])
         return best
 
-    def _group_edges(self) -> tuple[dict[int, set[int]], dict[int, set[int]]]:
-        """Kernel DAG: writer kernel -> reader kernel of every value crossing a boundary."""
-        succ: dict[int, set[int]] = {g: set() for g in range(len(self.groups))}
-        pred: dict[int, set[int]] = {g: set() for g in range(len(self.groups))}
+    def _group_edges(self) -> Iterator[tuple[int, int]]:
+        """Kernel DAG edges: writer kernel -> reader kernel of every value crossing a boundary."""
         for key in self.users:
             writer = self.writer_group(key)
-            if writer is None:
-                continue
-            for g in self.reader_groups(key) - {writer}:
-                succ[writer].add(g)
-                pred[g].add(writer)
-        return succ, pred
+            if writer is not None:
+                for g in self.reader_groups(key) - {writer}:
+                    yield writer, g
 
     def _can_merge(self, a: int, b: int) -> bool:
         """No path between a and b through a third kernel (merging would make a cycle), and
         neither uses a reduction result of the other (`_reads_reduction_of`)."""
-        return not (self._reaches_via_other(a, b) or self._reaches_via_other(b, a)
+        return not (self.dag.reaches_via_other(a, b) or self.dag.reaches_via_other(b, a)
                     or self._reads_reduction_of(a, b) or self._reads_reduction_of(b, a))
 
     def _reads_reduction_of(self, src: int, dst: int) -> bool:
@@ -303,19 +298,7 @@ class Planner:
         reduce into a consumer (it is not loop-fusible; the reduction emitters write it as a
         fusion root), so a kernel cannot both compute a reduction and use its result. Not
         modelled: Triton normalization fusions (``SoftmaxRewriterTriton``), which may."""
-        return self.groups[src].kind is Kind.REDUCTION and dst in self.succ[src]
-
-    def _reaches_via_other(self, src: int, dst: int) -> bool:
-        stack = [g for g in self.succ[src] if g != dst]
-        seen = set(stack)
-        while stack:
-            for nxt in self.succ[stack.pop()]:
-                if nxt == dst:
-                    return True
-                if nxt not in seen:
-                    seen.add(nxt)
-                    stack.append(nxt)
-        return False
+        return self.groups[src].kind is Kind.REDUCTION and dst in self.dag.succ[src]
 
     def _merge(self, keep: int, drop: int) -> None:
         kept, dropped = self.groups[keep], self.groups[drop]
@@ -325,16 +308,7 @@ class Planner:
             self.node_groups[m].discard(drop)
             self._join(keep, m)
         dropped.members.clear()  # a merged-away group has no members
-        for s in self.succ.pop(drop):
-            self.pred[s].discard(drop)
-            if s != keep:
-                self.succ[keep].add(s)
-                self.pred[s].add(keep)
-        for p in self.pred.pop(drop):
-            self.succ[p].discard(drop)
-            if p != keep:
-                self.pred[keep].add(p)
-                self.succ[p].add(keep)
+        self.dag.merge(keep, drop)
 
     # -- traffic accounting
     def nbytes(self, key: int) -> int:
