@@ -67,6 +67,8 @@ class GenConfig:
         module: which module (from 1) of a file that holds several; None for a file of one.
         loop_trips: iterations of a ``while`` whose trip count the module does not give (an
             assumption, warned about and listed in ``module_stats.json``).
+        combine_threshold: bytes up to which independent collectives of one kind and group
+            merge, as XLA's combiners merge them (`hespas_py.split.combine`); 0: off.
         clean: replace ``output_dir`` if it exists.
         cache_dir: the estimate cache directory (shared between runs); None: no cache.
         disable_cache: no cache even when ``cache_dir`` is set.
@@ -85,6 +87,7 @@ class GenConfig:
     num_npus: int | None = None
     module: int | None = None
     loop_trips: int = 1
+    combine_threshold: int = 0
     clean: bool = False
     cache_dir: Path | None = None
     disable_cache: bool = False
@@ -96,7 +99,8 @@ class GenConfig:
 
         ``overrides`` (command-line values; None means "not given") win over the file:
         ``mlir_file``, ``output_dir``, ``split_strategy``, ``merge``, ``block_lim``,
-        ``num_npus``, ``module``, ``loop_trips``, ``clean``, ``cache_dir``, ``disable_cache``.
+        ``num_npus``, ``module``, ``loop_trips``, ``combine_threshold``, ``clean``,
+        ``cache_dir``, ``disable_cache``.
         """
         from hespas_py.estimate import hardware as hw
 
@@ -117,6 +121,7 @@ class GenConfig:
                          if isinstance(perf["hardware"], dict) else None),
             "module": None,
             "loop_trips": data.get("loop_trips", cls.loop_trips),
+            "combine_threshold": data.get("combine_threshold", cls.combine_threshold),
             "clean": data.get("clean", cls.clean),
             "cache_dir": data.get("cache_dir", perf.get("cache_dir")),
             "disable_cache": data.get("disable_cache", perf.get("disable_cache", cls.disable_cache)),
@@ -134,22 +139,27 @@ class GenConfig:
             raise HespasError(f"--block_lim must be at least 1, not {settings['block_lim']}")
         if settings["loop_trips"] < 1:
             raise HespasError(f"--loop-trips must be at least 1, not {settings['loop_trips']}")
+        if settings["combine_threshold"] < 0:
+            raise HespasError(f"--combine-threshold must be 0 (off) or more bytes, "
+                              f"not {settings['combine_threshold']}")
         return cls(
             mlir_file=Path(settings["mlir_file"]), output_dir=Path(settings["output_dir"]),
             hardware=hardware, method=method, split_strategy=settings["split_strategy"],
             merge=bool(settings["merge"]), block_lim=int(settings["block_lim"]),
             separator=settings["separator"], separator_policy=settings["separator_policy"],
             num_npus=settings["num_npus"], module=settings["module"],
-            loop_trips=int(settings["loop_trips"]), clean=bool(settings["clean"]),
+            loop_trips=int(settings["loop_trips"]),
+            combine_threshold=int(settings["combine_threshold"]), clean=bool(settings["clean"]),
             cache_dir=Path(settings["cache_dir"]) if settings["cache_dir"] else None,
             disable_cache=bool(settings["disable_cache"]), source=source)
 
     def split_options(self) -> dict[str, Any]:
-        """Keyword options of the chosen splitter."""
+        """Keyword options of the chosen splitter (``combine_threshold`` only when on)."""
+        combine = {"combine_threshold": self.combine_threshold} if self.combine_threshold else {}
         if self.split_strategy == "individual_split":
-            return {"merge": self.merge}
+            return {"merge": self.merge, **combine}
         return {"block_lim": self.block_lim, "separator": self.separator,
-                "policy": self.separator_policy}
+                "policy": self.separator_policy, **combine}
 
 
 @dataclass(frozen=True)
@@ -246,7 +256,8 @@ def _summary(config: GenConfig, source: str, stats: Mapping[str, Any], traces,
         "estimator": config.method,
         "hardware": config.hardware.name,
         "split": {"strategy": config.split_strategy, **{
-            k: v for k, v in config.split_options().items() if k in ("merge", "block_lim")}},
+            k: v for k, v in config.split_options().items()
+            if k in ("merge", "block_lim", "combine_threshold")}},
         "num_devices": traces.num_devices,
         "compute_estimate_s": stats["runtime_s"],
         "flops_utilization": stats["flops_utilization"],
@@ -318,6 +329,8 @@ def _generate(config: GenConfig, progress: ProgressHook | None) -> GenResult:
         traces = write_traces(staging, graph, estimates, layout)
         stats = stats_of()
         stats["devices"] = layout.as_json()
+        if config.combine_threshold:
+            stats["combine_threshold"] = config.combine_threshold
         stats["traces"] = {"files": traces.files, "comm_groups": len(traces.comm_groups),
                            "nodes_per_device": {str(d): n for d, n in traces.nodes.items()},
                            "compute_micros": traces.total_micros}

@@ -36,7 +36,7 @@ SYSTEM = {"scheduling-policy": "LIFO", "endpoint-delay": 1, "preferred-dataset-s
           **{f"{c}-implementation": ["direct"]
              for c in ("all-reduce", "all-gather", "reduce-scatter", "all-to-all")}}
 ROW_KEYS = {"group", "row", "system", "workload", "estimator", "node", "system_preset", "params",
-            "measured_s", "estimated_s", "error", "counted", "reason", "note"}
+            "measured_s", "estimated_s", "error", "counted", "reason", "note", "combine_threshold"}
 
 
 def scale_table(rows: list[dict]) -> str:

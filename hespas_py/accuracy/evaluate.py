@@ -66,6 +66,7 @@ class Result:
                 "system_preset": self.case.system_dir.name,
                 "params": dict(self.params), "measured_s": r.measured_s, "estimated_s": self.estimated_s,
                 "error": self.error, "counted": r.counted, "reason": r.reason or None,
+                "combine_threshold": r.combine_threshold or None,
                 "note": "; ".join(n for n in (r.note, self.unmodelled) if n) or None}
 
 
@@ -102,7 +103,8 @@ def predict(case: Case, estimator: str, params: Mapping[str, Any]) -> float:
         out = Path(tmp) / "traces"
         result = generate(GenConfig(
             mlir_file=case.workload_file, output_dir=out, hardware=hardware, method=estimator,
-            split_strategy="linear_split", block_lim=_NO_LIMIT))
+            split_strategy="linear_split", block_lim=_NO_LIMIT,
+            combine_threshold=case.row.combine_threshold))
         if result.layout.num_devices != setup.network.num_npus:
             raise DeviceCountMismatch(
                 f"{case.workload_file.name} runs on {result.layout.num_devices} devices, "

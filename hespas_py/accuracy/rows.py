@@ -12,7 +12,11 @@ whose table names every row's workload and presets:
 - ``node``, ``system_preset``: the presets (``configs/nodes``, ``configs/systems``);
 - ``attention``: ``flash`` when the run used a fused attention kernel, else ``materialized``;
 - ``counted``, ``reason``: whether the row counts toward the accuracy goal, and why not;
-- ``note``: how the workload differs from the run where it does; ``measured_s``; ``source``.
+- ``note``: how the workload differs from the run where it does; ``measured_s``; ``source``;
+- ``combine_threshold`` (optional): the collective-combining threshold in bytes the run's source
+  sets for the collectives its step has (XLA's ``--xla_gpu_*_combine_threshold_bytes``), applied
+  when the traces are made (`hespas_py.split.combine`); empty: the source does not say, no
+  combining.
 """
 
 from __future__ import annotations
@@ -51,6 +55,7 @@ class Row:
         reason: why it does not count ("" when it does).
         note: how the rebuilt workload differs from the run ("" when it does not).
         guessed: the workload's configuration is our guess (evaluated only on request).
+        combine_threshold: bytes up to which the run's collectives were combined; 0: none.
     """
 
     group: str
@@ -66,6 +71,7 @@ class Row:
     reason: str = ""
     note: str = ""
     guessed: bool = False
+    combine_threshold: int = 0
 
 
 @dataclass(frozen=True)
@@ -148,10 +154,15 @@ def parse_scale(text: str, source: str, group: str) -> list[Row]:
         counted = r["counted"] == "true"
         if not counted and not r["reason"]:
             raise HespasError(f"{source}: line {line}: a row that is not counted needs a reason")
+        threshold = r.get("combine_threshold", "")
+        if threshold and not (threshold.isdigit() and int(threshold) > 0):
+            raise HespasError(f"{source}: line {line}: combine_threshold must be a byte count > 0 "
+                              f"or empty, got {threshold!r}")
         rows.append(Row(
             group, r["row"], r["system"], r["workload"], _seconds(r["measured_s"], source, line),
             trend_keys=(f"{r['model']} {r['kernels']}",), node=r["node"], system_preset=r["system_preset"],
-            attention=r["attention"], counted=counted, reason="" if counted else r["reason"], note=r["note"]))
+            attention=r["attention"], counted=counted, reason="" if counted else r["reason"], note=r["note"],
+            combine_threshold=int(threshold or 0)))
     return rows
 
 

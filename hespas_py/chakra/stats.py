@@ -10,6 +10,10 @@ Utilisations (both at most 1 for estimators that respect their ceilings):
 flash-attention kernels (``fused_roofline``), else ``materialized``; ``forward`` and ``backward``
 count the flash kernels costed and their time.
 
+``collectives``: per kind, the collective nodes of one device and their bytes; with combining
+on (`hespas_py.split.combine`), ``combined_ops`` counts the module's collectives that combined
+nodes stand for.
+
 ``loops`` lists the loops whose iterations are in the traces (`BlockGraph.loops`: where, trip
 count and where it came from, executions per step, blocks per iteration, scope numbers);
 ``assumptions`` what the split assumed where the module does not say (`BlockGraph.assumptions`).
@@ -57,6 +61,8 @@ def module_stats(graph: BlockGraph, estimates: Sequence[Estimate | None], hardwa
             entry = collectives.setdefault(block.ops[0].short_name, {"count": 0, "bytes": 0})
             entry["count"] += 1
             entry["bytes"] += collective_bytes(block)
+            if len(block.ops) > 1:  # combined (`hespas_py.split.combine`): how many it stands for
+                entry["combined_ops"] = entry.get("combined_ops", 0) + len(block.ops)
             continue
         estimate = estimates[block.id]
         time_s += estimate.time_s

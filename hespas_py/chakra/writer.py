@@ -99,8 +99,9 @@ class TraceSet:
 
 
 def collective_bytes(block: Block) -> int:
-    """Bytes a collective block's op reads: its message size (Chakra's ``comm_size``)."""
-    return sum(t.nbytes for t in block.ops[0].operand_types)
+    """Bytes a collective block's ops read: its message size (Chakra's ``comm_size``; a combined
+    collective's ops share their groups and kind, their messages add up)."""
+    return sum(t.nbytes for op in block.ops for t in op.operand_types)
 
 
 def _plan(graph: BlockGraph, layout: DeviceLayout) -> tuple[Plan, dict[tuple[int, ...], int]]:
@@ -116,7 +117,7 @@ def _plan(graph: BlockGraph, layout: DeviceLayout) -> tuple[Plan, dict[tuple[int
         if not block.collective:
             continue
         op = block.ops[0]
-        key = (op.name, id(op.attrs), *map(id, op.operand_types))
+        key = (op.name, id(op.attrs), *(id(t) for o in block.ops for t in o.operand_types))
         roles = known.get(key)
         if roles is None:
             size = collective_bytes(block)

@@ -3,7 +3,7 @@
 Options and config file are the published tool's (``CONFIG --mlir_file F --output DIR --split_fn
 ... --merge/--no-merge --block_lim N --num_npus N --clean``), plus ``--module N`` (which module of
 a file that holds several), ``--loop-trips N`` (iterations of a loop whose trip count is not
-static), ``--cache-dir``, ``--json`` and ``--system-config`` (simulate the traces right after
+static), ``--combine-threshold BYTES`` (XLA's collective combiners), ``--cache-dir``, ``--json`` and ``--system-config`` (simulate the traces right after
 writing them, with the built-in ASTRA-sim-semantics simulator). CONFIG is a JSON config file
 or a node preset name (``A100_SXM_40GB``).
 Logs go to stderr; the summary (a table, or JSON with ``--json``) to stdout; a progress bar is
@@ -154,6 +154,10 @@ def gen(
         None, "--loop-trips", "--loop_trips",
         help="Iterations of a while loop whose trip count the module does not give (default 1; "
         "reported as an assumption)."),
+    combine_threshold: Optional[int] = typer.Option(
+        None, "--combine-threshold", "--combine_threshold", metavar="BYTES",
+        help="Merge independent collectives of one kind and group up to BYTES each, as XLA's "
+        "collective combiners do (GPU default 31457280); 0 or unset: off."),
     clean: bool = typer.Option(False, "--clean", help="Replace an existing output directory."),
     cache_dir: Optional[Path] = typer.Option(None, "--cache-dir",
                                              help="Estimate cache directory (shared by runs)."),
@@ -175,7 +179,7 @@ def gen(
         config, mlir_file=mlir_file, output_dir=output,
         split_strategy=split_fn.strip().lower() if split_fn else None, merge=merge,
         block_lim=block_lim, num_npus=num_npus, module=module, loop_trips=loop_trips,
-        clean=clean or None,
+        combine_threshold=combine_threshold, clean=clean or None,
         cache_dir=cache_dir)
     if sys.stdout.isatty() and not json_out:
         progress, hook = _progress_bar()

@@ -111,8 +111,8 @@ _POSITIVE = _number(0)
 _FLAG = _of_type(bool)
 _TEXT = _of_type(str)
 
-#: Top-level keys of a generation config (the published tool's, same meaning; ``loop_trips`` is
-#: ours: `GenConfig.loop_trips`).
+#: Top-level keys of a generation config (the published tool's, same meaning; ``loop_trips`` and
+#: ``combine_threshold`` are ours: `GenConfig`).
 GEN_KEYS: Mapping[str, Field] = {
     "perf_estimator": Field(_of_type(dict), required=True),
     "mlir_file": Field(_TEXT),
@@ -125,6 +125,7 @@ GEN_KEYS: Mapping[str, Field] = {
     "num_threads": Field(_integer(None)),
     "block_lim": Field(_integer(1)),
     "loop_trips": Field(_integer(1)),
+    "combine_threshold": Field(_integer(0)),
     "separator": Field(_TEXT),
     "separator_policy": Field(_one_of("isolated", "end_block", "start_block")),
     "separator_node_type": Field(_TEXT),

@@ -23,6 +23,7 @@ from hespas_py.errors import HespasError
 from hespas_py.fast_init import fast_constructor
 from hespas_py.mlir.ops import Op, TensorType
 from hespas_py.split.blocks import Block, BlockGraph, ExpandedLoop
+from hespas_py.split.combine import combine_groups
 from hespas_py.split.graph import Program, block_index
 from hespas_py.split.program import Loop
 
@@ -108,8 +109,8 @@ def _analyse(program: Program, groups: Sequence[Sequence[int]]) -> tuple[list[_G
         if None in types:
             types = [t for t in types if t is not None]
         loop = group[0] if block_id in loop_groups else -1
-        analysed.append(_Group(block_ops, deps, late, len(group) == 1 and program.collective[group[0]],
-                               tuple(types), tuple(outputs), loop))
+        collective = all(program.collective[p] for p in group)
+        analysed.append(_Group(block_ops, deps, late, collective, tuple(types), tuple(outputs), loop))
     return analysed, block_of
 
 
@@ -146,8 +147,9 @@ class _Instance:
 class _Builder:
     """Instantiates programs into one list of blocks (see the module docstring)."""
 
-    def __init__(self, grouping: Grouping) -> None:
+    def __init__(self, grouping: Grouping, combine_threshold: int) -> None:
         self.grouping = grouping
+        self.combine_threshold = combine_threshold
         self.blocks: list[Block] = []
         self.loops: list[ExpandedLoop] = []
         self._analysed: dict[int, tuple[Program, list[_Group], list[int]]] = {}
@@ -158,7 +160,10 @@ class _Builder:
         """The groups of ``program`` and its op -> group index, worked out once per program."""
         found = self._analysed.get(id(program))
         if found is None:
-            groups, group_of = _analyse(program, self.grouping(program))
+            groups = self.grouping(program)
+            if self.combine_threshold > 0:
+                groups = combine_groups(program, groups, self.combine_threshold)
+            groups, group_of = _analyse(program, groups)
             found = self._analysed[id(program)] = (program, groups, group_of)
         return found[1], found[2]
 
@@ -208,13 +213,15 @@ class _Builder:
         around.results.update(zip(loop.op.results, (args[arg] for arg in loop.body.args)))
 
 
-def build_graph(program: Program, grouping: Grouping) -> BlockGraph:
-    """The blocks of ``program`` cut by ``grouping``, loops expanded, with deps and types.
+def build_graph(program: Program, grouping: Grouping, combine_threshold: int = 0) -> BlockGraph:
+    """The blocks of ``program`` cut by ``grouping``, loops expanded, with deps and types;
+    with a ``combine_threshold`` (bytes), independent collectives merged as XLA's combiners do
+    (`hespas_py.split.combine`), once per distinct program.
 
     Raises `HespasError` when a block would read a value defined in a later block (an op list
     that is not in SSA order, or a grouping that is not a topological order).
     """
-    builder = _Builder(grouping)
+    builder = _Builder(grouping, combine_threshold)
     builder.instantiate(program, {}, None, 0)
     return BlockGraph(blocks=tuple(builder.blocks), num_devices=program.num_devices,
                       source=program.source, returned=program.returned,

@@ -19,7 +19,7 @@ from hespas_py.split.graph import Program, block_deps, block_index
 
 
 def individual_split(source: Module | Sequence[Op], merge: bool = False,
-                     loop_trips: int = 1) -> BlockGraph:
+                     loop_trips: int = 1, combine_threshold: int = 0) -> BlockGraph:
     """Split into one block per non-constant op; with ``merge``, fuse compute chains.
 
     Args:
@@ -29,8 +29,11 @@ def individual_split(source: Module | Sequence[Op], merge: bool = False,
             contracts edges, so every dependency between remaining blocks is kept and the graph
             stays connected exactly as before.
         loop_trips: iterations of a ``while`` whose trip count the module does not give.
+        combine_threshold: bytes up to which independent collectives merge (0: none merge;
+            `hespas_py.split.combine`).
     """
-    return build_graph(Program.of(source, loop_trips), functools.partial(_groups, merge=merge))
+    return build_graph(Program.of(source, loop_trips), functools.partial(_groups, merge=merge),
+                       combine_threshold)
 
 
 def _groups(program: Program, merge: bool) -> list[list[int]]:

@@ -6,9 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Collection, Iterator
 
+from hespas_py.dag import Dag
 from hespas_py.estimate.fusion.attention import FlashPlan
 from hespas_py.estimate.fusion.convolution import CONV_FORWARD, conv_kind
-from hespas_py.estimate.fusion.dag import KernelDag
 from hespas_py.estimate.fusion.kernel import Kind
 from hespas_py.estimate.fusion.scope import IN_PLACE, OpClass, Scope
 from hespas_py.mlir.ops import Op
@@ -97,7 +97,7 @@ class Planner:
         self.node_groups: list[set[int]] = [set() for _ in self.nodes]
         self.prologue: set[int] = set()  # nodes folded into a dot/convolution operand
         self._read_costs: dict[int, int] = {}
-        self.dag = KernelDag(0, ())
+        self.dag = Dag(0, ())
         #: The scope's flash-attention kernels, when attention is fused (`attention`).
         self.flash = FlashPlan(self) if fused_attention else None
 
@@ -247,7 +247,7 @@ class Planner:
         shared = [k for k in self.users if self.nbytes(k) >= _MIN_SHARED_BYTES]
         if not shared:
             return
-        self.dag = KernelDag(len(self.groups), self._group_edges())
+        self.dag = Dag(len(self.groups), self._group_edges())
         for key in sorted(shared, key=lambda k: -self.nbytes(k)):
             candidates = {g for g in self.reader_groups(key)
                           if self.groups[g].kind in (Kind.LOOP, Kind.REDUCTION)}

@@ -1,10 +1,10 @@
-"""The kernel DAG of multi-output fusion: level-bounded reachability stays exact across merges."""
+"""`hespas_py.dag.Dag`: level-bounded reachability stays exact across merges."""
 
 from __future__ import annotations
 
 import random
 
-from hespas_py.estimate.fusion.dag import KernelDag
+from hespas_py.dag import Dag
 
 
 def reaches_via_other(succ: dict[int, set[int]], src: int, dst: int) -> bool:
@@ -22,10 +22,11 @@ def reaches_via_other(succ: dict[int, set[int]], src: int, dst: int) -> bool:
 
 
 def test_levels_grow_along_edges_and_paths_are_found():
-    dag = KernelDag(5, [(0, 1), (1, 2), (0, 2), (3, 4)])
+    dag = Dag(5, [(0, 1), (1, 2), (0, 2), (3, 4)])
     assert all(dag.level[a] < dag.level[b] for a in dag.succ for b in dag.succ[a])
     assert dag.reaches_via_other(0, 2)          # 0 -> 1 -> 2
     assert not dag.reaches_via_other(0, 1)      # only the direct edge
+    assert dag.reaches(0, 1) and dag.reaches(0, 2) and not dag.reaches(1, 0)
     assert not dag.reaches_via_other(2, 0) and not dag.reaches_via_other(0, 4)
 
 
@@ -34,7 +35,7 @@ def test_merges_keep_levels_valid_and_answers_exact():
     for _ in range(30):
         count = 40
         edges = [(a, b) for a in range(count) for b in range(a + 1, count) if rng.random() < 0.08]
-        dag = KernelDag(count, edges)
+        dag = Dag(count, edges)
         alive = list(range(count))
         for _ in range(25):
             a, b = rng.sample(alive, 2)

@@ -1,24 +1,25 @@
-"""The kernel DAG multi-output fusion edits: which kernel's results which kernels read, whether a
-merge of two kernels would close a cycle, and the merge itself.
+"""A DAG whose nodes merge: reachability questions answered fast, edges kept through merges.
 
-Reachability is the hot question (asked for every pair of sibling candidates), so every kernel
-keeps a level that grows strictly along every edge: a search for a path to ``dst`` never enters
-a kernel whose level is not below ``dst``'s. Without that bound a search walked everything
-downstream, which made an 80-layer unrolled step's plan quadratic.
+Both the fusion model (sibling kernels merged into multi-output kernels) and the collective
+combiner (independent collectives merged into one) ask, for many pairs, whether one node reaches
+another, and merge nodes when it does not. Every node keeps a level that grows strictly along
+every edge, so a search for a path to ``dst`` never enters a node whose level is not below
+``dst``'s: without that bound a search walked everything downstream, which made an 80-layer
+unrolled step's kernel plan quadratic.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 
 
-class KernelDag:
-    """Writer kernel -> reader kernel edges over kernels numbered ``0 .. count - 1``.
+class Dag:
+    """Edges from a producer node to its consumers over nodes numbered ``0 .. count - 1``.
 
     Attributes:
-        succ: per kernel, the kernels that read one of its results.
-        pred: per kernel, the kernels whose results it reads.
-        level: per kernel, a number strictly smaller than every successor's.
+        succ: per node, the nodes that consume one of its results.
+        pred: per node, the nodes whose results it consumes.
+        level: per node, a number strictly smaller than every successor's.
     """
 
     def __init__(self, count: int, edges: Iterable[tuple[int, int]]) -> None:
@@ -38,8 +39,37 @@ class KernelDag:
                 if waiting[s] == 0:
                     ready.append(s)
 
+    def reaches(self, src: int, dst: int) -> bool:
+        """Whether ``dst`` depends on ``src``, directly or through other nodes."""
+        return dst in self.succ[src] or self.reaches_via_other(src, dst)
+
+    def linked(self, nodes: Sequence[int], other: int) -> bool:
+        """Whether ``other`` depends on one of ``nodes`` or one of them on ``other``."""
+        if not nodes:
+            return False
+        targets = set(nodes)
+        low = min(self.level[n] for n in nodes)
+        high = max(self.level[n] for n in nodes)
+        return (self._search(other, self.pred, targets, lambda g: self.level[g] >= low)
+                or self._search(other, self.succ, targets, lambda g: self.level[g] <= high))
+
+    @staticmethod
+    def _search(start: int, edges: dict[int, set[int]], targets: set[int],
+                inside: Callable[[int], bool]) -> bool:
+        """Whether following ``edges`` from ``start`` through nodes ``inside`` hits a target."""
+        stack = [start]
+        seen = {start}
+        while stack:
+            for nxt in edges[stack.pop()]:
+                if nxt in targets:
+                    return True
+                if nxt not in seen and inside(nxt):
+                    seen.add(nxt)
+                    stack.append(nxt)
+        return False
+
     def reaches_via_other(self, src: int, dst: int) -> bool:
-        """Whether a path leads from ``src`` to ``dst`` through at least one other kernel."""
+        """Whether a path leads from ``src`` to ``dst`` through at least one other node."""
         bound = self.level[dst]
         stack = [g for g in self.succ[src] if g != dst and self.level[g] < bound]
         seen = set(stack)

@@ -1,0 +1,147 @@
+"""XLA's collective combiners, applied to a program's op groups (opt-in: ``combine_threshold``).
+
+The exported modules stop after XLA's SPMD partitioner, so every parameter's gradient
+all-reduce or reduce-scatter and every FSDP all-gather is a collective of its own. A compiled
+GPU step launches fewer: XLA's ``AllReduceCombiner``, ``AllGatherCombiner`` and
+``ReduceScatterCombiner`` merge independent collectives of one kind into one, up to a byte
+threshold (flags ``--xla_gpu_{all_reduce,all_gather,reduce_scatter}_combine_threshold_bytes``,
+30 MiB by default) and 256 operands. Their rules (openxla/xla ``collective_combiner_utils.h``
+``CombineInstructionsByKey``, ``all_reduce_key.cc``, ``all_gather_combiner.cc``,
+``reduce_scatter_combiner.cc``), as applied here:
+
+- *What may combine* (`combine_key`): the same kind; the same replica groups, channel
+  presence and ``use_global_device_ids``; all-reduce and reduce-scatter: the same reduction (a
+  one-op body) and element type; reduce-scatter: the same scatter dimension; all-gather: the
+  same gather dimension. Single-operand ops only.
+- *In what order*: per computation (the top level and each loop body separately: a body is
+  combined once and every iteration repeats it), rounds over the ops in program order. A round
+  takes the first op left, then later ops of its key, skipping for good any single op larger
+  than the threshold, and ends at the first op that would pass the threshold in bytes (of the
+  results), at the first that depends on one already taken, or at 256 ops. A round of two or
+  more ops becomes one collective.
+- *Independence*: checked on the dependency graph of the program's groups, kept up to date as
+  rounds merge (here in both directions, since a merge can reorder what follows).
+
+A merged group holds its collectives in program order; the trace writer sums their message
+sizes into one communication node.
+"""
+
+from __future__ import annotations
+
+import heapq
+from typing import Hashable, Sequence
+
+from hespas_py.dag import Dag
+from hespas_py.mlir.ops import Op
+from hespas_py.split.graph import Program, block_index
+
+#: Most ops one combined collective takes: the count threshold XLA's GPU compiler passes to every
+#: combiner (``combine_threshold_count=256``, xla/service/gpu/gpu_compiler.cc).
+COUNT_LIMIT = 256
+#: Kinds that combine, and the attributes besides the groups that must match.
+_KEY_ATTRS = {"all_reduce": (), "reduce_scatter": ("scatter_dimension",),
+              "all_gather": ("all_gather_dim",)}
+
+
+def combine_key(op: Op) -> Hashable | None:
+    """What must match for two collectives to combine (see the module docstring); None for an op
+    that never combines."""
+    kind = op.short_name
+    if kind not in _KEY_ATTRS or len(op.operands) != 1 or not op.result_types:
+        return None
+    key: tuple = (kind, op.attrs.get("replica_groups"), "channel_handle" in op.attrs,
+                  bool(op.attrs.get("use_global_device_ids")),
+                  *(op.attrs.get(name) for name in _KEY_ATTRS[kind]))
+    if kind != "all_gather":
+        body = op.regions[0].ops if op.regions else ()
+        if len(body) != 2:  # one reduction op and the return
+            return None
+        key += (body[0].name, op.result_types[0].dtype)
+    return key
+
+
+def combine_groups(program: Program, groups: Sequence[Sequence[int]],
+                   threshold: int) -> list[list[int]]:
+    """``groups`` (op positions of ``program``, in block order) with combinable collectives
+    merged into one group each. Independence is decided op by op, as XLA decides it, not block
+    by block (a compute block often holds work that waits for one collective beside work that
+    another collective waits for); where a merged collective has to run before ops of a block
+    that came earlier, that block is cut in two around it."""
+    producer = program.producer
+    dag = Dag(len(program.ops), ((producer[v], p) for p, used in enumerate(program.uses)
+                                 for v in used if v in producer))
+    pending = {}
+    for position, op in enumerate(program.ops):
+        key = combine_key(op) if program.collective[position] else None
+        if key is not None:
+            pending[position] = (key, sum(t.nbytes for t in op.result_types))
+    merged: dict[int, list[int]] = {}
+    while pending:
+        taken = _round(dag, pending, threshold)
+        for position in taken[1:]:
+            dag.merge(taken[0], position)
+        if len(taken) > 1:
+            merged[taken[0]] = taken
+    if not merged:
+        return [list(group) for group in groups]
+    return _recut(block_index(program, groups), _schedule(dag, merged), merged)
+
+
+def _round(dag: Dag, pending: dict[int, tuple[Hashable, int]], threshold: int) -> list[int]:
+    """One round of `CombineInstructionsByKey` (see the module docstring); takes what it visits
+    out of ``pending`` and returns the ops it combines (one or none when nothing combines)."""
+    taken: list[int] = []
+    key, total = None, 0
+    for position in list(pending):
+        op_key, size = pending[position]
+        if not taken:
+            key = op_key
+        elif op_key != key:
+            continue
+        if size > threshold:
+            del pending[position]
+            continue
+        if total + size > threshold or len(taken) >= COUNT_LIMIT or dag.linked(taken, position):
+            break
+        taken.append(position)
+        total += size
+        del pending[position]
+    return taken
+
+
+def _schedule(dag: Dag, merged: dict[int, list[int]]) -> list[int]:
+    """The ops (a merged collective by its first member) in a topological order that keeps
+    program order where it can; a merged collective counts as being where its last member was,
+    so the work the others did not wait for stays before it."""
+    def rank(node: int) -> int:
+        return merged[node][-1] if node in merged else node
+
+    waiting = {node: len(pred) for node, pred in dag.pred.items()}
+    ready = [(rank(node), node) for node, count in waiting.items() if count == 0]
+    heapq.heapify(ready)
+    order = []
+    while ready:
+        _, node = heapq.heappop(ready)
+        order.append(node)
+        for succ in dag.succ[node]:
+            waiting[succ] -= 1
+            if waiting[succ] == 0:
+                heapq.heappush(ready, (rank(succ), succ))
+    return order
+
+
+def _recut(block_of: Sequence[int], order: list[int], merged: dict[int, list[int]]) -> list[list[int]]:
+    """Groups along ``order``: a merged collective alone, every other op with the ops of its
+    former group next to it in ``order``."""
+    groups: list[list[int]] = []
+    last = -1
+    for node in order:
+        if node in merged:
+            groups.append(merged[node])
+            last = -1
+        elif block_of[node] == last:
+            groups[-1].append(node)
+        else:
+            groups.append([node])
+            last = block_of[node]
+    return groups
