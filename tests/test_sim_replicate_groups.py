@@ -14,28 +14,15 @@ from hespas_py.chakra.schema import CollectiveCommType as Coll
 from hespas_py.pipeline import GenConfig, generate
 from hespas_py.sim import NetworkConfig, load_system_dir, simulate
 from hespas_py.sim.config import PRESETS_DIR
-from hespas_py.sim.inputs import system_from_dict
-from hespas_py.sim.machine import SystemConfig
 from hespas_py.sim.replicate import CollectiveTimes
 from hespas_py.sim.symmetry import group_layouts
 from hespas_py.sim.synthetic import write_trace_set
 from hespas_py.sim.trace import load_traces, trace_paths
+from test_sim import RING4_SWITCH2, RING8, system
 
 AR, AG, RS, A2A = Coll.ALL_REDUCE, Coll.ALL_GATHER, Coll.REDUCE_SCATTER, Coll.ALL_TO_ALL
 KiB, MiB = 1 << 10, 1 << 20
-RING4_SWITCH2 = NetworkConfig(("Ring", "Switch"), (4, 2), (100.0, 25.0), (200.0, 2000.0))
 SWITCH4_RING4 = NetworkConfig(("Switch", "Ring"), (4, 4), (200.0, 50.0), (500.0, 1500.0))
-RING8 = NetworkConfig(("Ring",), (8,), (50.0,), (500.0,))
-
-
-def system(algorithm: str = "ring", dims: int = 2, **overrides) -> SystemConfig:
-    doc = {"scheduling-policy": "LIFO", "endpoint-delay": 10, "active-chunks-per-dimension": 1,
-           "preferred-dataset-splits": 4, "collective-optimization": "localBWAware",
-           "local-mem-bw": 1600, "peak-perf": 900}
-    for key in ("all-reduce", "all-gather", "reduce-scatter", "all-to-all"):
-        doc[f"{key}-implementation"] = [algorithm] * dims
-    doc.update({k.replace("_", "-"): v for k, v in overrides.items()})
-    return system_from_dict(doc, Path("system.json"))
 
 
 def dimension_groups(network: NetworkConfig) -> tuple[dict[int, tuple[int, ...]], list[dict]]:
@@ -87,8 +74,8 @@ def both_ways(tmp_path, per_npu, network, sys_config, groups):
 
 
 @pytest.mark.parametrize("network, sys_config", [
-    (RING4_SWITCH2, system()), (SWITCH4_RING4, system()),
-    (SWITCH4_RING4, system("direct", collective_optimization="baseline")),
+    (RING4_SWITCH2, system(dims=2)), (SWITCH4_RING4, system(dims=2)),
+    (SWITCH4_RING4, system("direct", dims=2, collective_optimization="baseline")),
 ])
 def test_groups_along_dimensions_replicate_exactly(tmp_path, network, sys_config):
     groups, owners = dimension_groups(network)
@@ -114,7 +101,7 @@ def test_groups_placed_unalike_fall_back_to_the_full_simulation(tmp_path):
 def layouts_of(tmp_path, per_npu, network, groups):
     write_trace_set(tmp_path / "trace", per_npu)
     traces = load_traces(trace_paths(tmp_path / "trace", network.num_npus))
-    return group_layouts(traces, system(), network, groups)
+    return group_layouts(traces, system(dims=2), network, groups)
 
 
 @pytest.mark.parametrize("groups, names, why", [
@@ -156,7 +143,7 @@ def test_one_measurement_per_collective_and_layout(tmp_path, monkeypatch):
         measured.append(position)
         return real_measure(self, position, at_start)
     monkeypatch.setattr(CollectiveTimes, "measure", measure)
-    fast, full = both_ways(tmp_path, per_npu, RING4_SWITCH2, system(), groups)
+    fast, full = both_ways(tmp_path, per_npu, RING4_SWITCH2, system(dims=2), groups)
     assert fast.replicated and fast.devices == full.devices
     assert measured == [1, 3, 5]  # the repeats (positions 7, 9, 11) reuse these
 
