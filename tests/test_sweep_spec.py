@@ -29,6 +29,8 @@ BAD_SPECS = {
     "unknown estimator": (_with(estimator="guess"), "estimator: unknown estimator 'guess'"),
     "unknown split": (_with(split="random_split"), "split: unknown split strategy"),
     "unknown split key": (_with(split={"strategy": "linear_split", "limit": 3}), "split.limit"),
+    "bad combine threshold": (_with(split={"strategy": "linear_split", "combine_threshold": -1}),
+                              "split.combine_threshold must be an integer >= 0"),
     "unknown variant": (_with(variants={"bandwith_scale": [1]}), "unknown variant key"),
     "bad variant value": (_with(variants={"bandwidth_scale": [1, -2]}),
                           "variants.bandwidth_scale[1] must be a number > 0"),
@@ -102,3 +104,18 @@ def test_preset_variant_keeps_the_preset_otherwise():
     system, network = apply_variant({"latency": 5}, (setup.system, setup.network))
     assert system == setup.system
     assert network == dataclasses.replace(setup.network, latency=(5.0, 5.0))
+
+
+def test_split_combine_threshold_reaches_the_trace_jobs(tmp_path):
+    from hespas_py.sweep.plan import make_plan
+    from hespas_py.sweep.spec import load_spec
+
+    plans = {}
+    for threshold in (None, 30 << 20):
+        split = {"strategy": "linear_split"} if threshold is None else \
+            {"strategy": "linear_split", "combine_threshold": threshold}
+        spec = _with(workloads=["mlp_dp_4dev"], nodes=["H100_80GB"], split=split)
+        plans[threshold] = make_plan(load_spec(write_spec(tmp_path, spec)))
+    (plain,), (combined,) = plans[None].traces, plans[30 << 20].traces
+    assert plain.config.combine_threshold == 0 and combined.config.combine_threshold == 30 << 20
+    assert plain.key != combined.key  # traces stored apart, never mixed up

@@ -8,8 +8,8 @@ Keys (a name list may also be a single name):
 - ``systems`` (required): system presets (``configs/systems``) or ASTRA-sim folders;
 - ``estimator``: estimator name(s), default `DEFAULT_ESTIMATOR`;
 - ``split``: ``linear_split`` (default) or ``individual_split``, or a mapping ``{strategy: ...,
-  block_lim: N, merge: BOOL}``; settings it leaves out come from each node config, as in
-  ``hespas gen``;
+  block_lim: N, merge: BOOL, combine_threshold: BYTES}``; settings it leaves out come from each
+  node config, as in ``hespas gen``;
 - ``variants``: system variants (`hespas_py.sweep.variants`).
 
 Relative paths are read from the spec file's folder. Any problem (unknown key, preset, estimator
@@ -33,7 +33,7 @@ from hespas_py.sweep.variants import check_dimensions, check_variants
 DEFAULT_ESTIMATOR = "fused_roofline"
 SPEC_KEYS = ("workloads", "nodes", "systems", "estimator", "split", "variants")
 _REQUIRED = ("workloads", "nodes", "systems")
-_SPLIT_KEYS = ("strategy", "block_lim", "merge")
+_SPLIT_KEYS = ("strategy", "block_lim", "merge", "combine_threshold")
 
 T = TypeVar("T")
 
@@ -46,11 +46,14 @@ class Split:
         strategy: ``linear_split`` or ``individual_split``.
         block_lim: linear_split's most ops per block (None: the node config's, or the default).
         merge: individual_split's chain fusion (None: the node config's, or off).
+        combine_threshold: bytes up to which independent collectives combine
+            (`hespas_py.split.combine`; None: the node config's, or off).
     """
 
     strategy: str = "linear_split"
     block_lim: int | None = None
     merge: bool | None = None
+    combine_threshold: int | None = None
 
 
 @dataclass(frozen=True)
@@ -185,10 +188,11 @@ def _split(value: Any, source: str) -> Split:
         splitter(split.strategy)
     except HespasError as exc:
         raise HespasError(f"{source}: split: {exc}") from None
-    if split.block_lim is not None and (not isinstance(split.block_lim, int)
-                                        or isinstance(split.block_lim, bool)
-                                        or split.block_lim < 1):
-        raise HespasError(f"{source}: split.block_lim must be an integer >= 1")
+    for key, least in (("block_lim", 1), ("combine_threshold", 0)):
+        value = getattr(split, key)
+        if value is not None and (not isinstance(value, int) or isinstance(value, bool)
+                                  or value < least):
+            raise HespasError(f"{source}: split.{key} must be an integer >= {least}")
     if split.merge is not None and not isinstance(split.merge, bool):
         raise HespasError(f"{source}: split.merge must be true or false")
     return split
