@@ -36,6 +36,7 @@ from hespas_py.forking import background
 from hespas_py.gc_pause import gc_paused
 from hespas_py.split import split, splitter
 from hespas_py.split.blocks import BlockGraph
+from hespas_py.split.combine import Thresholds
 
 log = logging.getLogger("hespas_py")
 
@@ -68,7 +69,8 @@ class GenConfig:
         loop_trips: iterations of a ``while`` whose trip count the module does not give (an
             assumption, warned about and listed in ``module_stats.json``).
         combine_threshold: bytes up to which independent collectives of one kind and group
-            merge, as XLA's combiners merge them (`hespas_py.split.combine`); 0: off.
+            merge, per kind, as XLA's combiners merge them (`hespas_py.split.combine`); all
+            zero: off.
         clean: replace ``output_dir`` if it exists.
         cache_dir: the estimate cache directory (shared between runs); None: no cache.
         disable_cache: no cache even when ``cache_dir`` is set.
@@ -87,7 +89,7 @@ class GenConfig:
     num_npus: int | None = None
     module: int | None = None
     loop_trips: int = 1
-    combine_threshold: int = 0
+    combine_threshold: Thresholds = Thresholds()
     clean: bool = False
     cache_dir: Path | None = None
     disable_cache: bool = False
@@ -121,7 +123,7 @@ class GenConfig:
                          if isinstance(perf["hardware"], dict) else None),
             "module": None,
             "loop_trips": data.get("loop_trips", cls.loop_trips),
-            "combine_threshold": data.get("combine_threshold", cls.combine_threshold),
+            "combine_threshold": data.get("combine_threshold", 0),
             "clean": data.get("clean", cls.clean),
             "cache_dir": data.get("cache_dir", perf.get("cache_dir")),
             "disable_cache": data.get("disable_cache", perf.get("disable_cache", cls.disable_cache)),
@@ -139,9 +141,6 @@ class GenConfig:
             raise HespasError(f"--block_lim must be at least 1, not {settings['block_lim']}")
         if settings["loop_trips"] < 1:
             raise HespasError(f"--loop-trips must be at least 1, not {settings['loop_trips']}")
-        if settings["combine_threshold"] < 0:
-            raise HespasError(f"--combine-threshold must be 0 (off) or more bytes, "
-                              f"not {settings['combine_threshold']}")
         return cls(
             mlir_file=Path(settings["mlir_file"]), output_dir=Path(settings["output_dir"]),
             hardware=hardware, method=method, split_strategy=settings["split_strategy"],
@@ -149,7 +148,8 @@ class GenConfig:
             separator=settings["separator"], separator_policy=settings["separator_policy"],
             num_npus=settings["num_npus"], module=settings["module"],
             loop_trips=int(settings["loop_trips"]),
-            combine_threshold=int(settings["combine_threshold"]), clean=bool(settings["clean"]),
+            combine_threshold=Thresholds.of(settings["combine_threshold"], "--combine-threshold"),
+            clean=bool(settings["clean"]),
             cache_dir=Path(settings["cache_dir"]) if settings["cache_dir"] else None,
             disable_cache=bool(settings["disable_cache"]), source=source)
 
@@ -256,7 +256,8 @@ def _summary(config: GenConfig, source: str, stats: Mapping[str, Any], traces,
         "estimator": config.method,
         "hardware": config.hardware.name,
         "split": {"strategy": config.split_strategy, **{
-            k: v for k, v in config.split_options().items()
+            k: v.as_json() if isinstance(v, Thresholds) else v
+            for k, v in config.split_options().items()
             if k in ("merge", "block_lim", "combine_threshold")}},
         "num_devices": traces.num_devices,
         "compute_estimate_s": stats["runtime_s"],
@@ -330,7 +331,7 @@ def _generate(config: GenConfig, progress: ProgressHook | None) -> GenResult:
         stats = stats_of()
         stats["devices"] = layout.as_json()
         if config.combine_threshold:
-            stats["combine_threshold"] = config.combine_threshold
+            stats["combine_threshold"] = config.combine_threshold.as_json()
         stats["traces"] = {"files": traces.files, "comm_groups": len(traces.comm_groups),
                            "nodes_per_device": {str(d): n for d, n in traces.nodes.items()},
                            "compute_micros": traces.total_micros}

@@ -14,6 +14,7 @@ from hespas_py.errors import HespasError
 from hespas_py.mlir.reader import load_module
 from hespas_py.pipeline import GenConfig, generate
 from hespas_py.split import split
+from hespas_py.split.combine import Thresholds
 
 REPO = Path(__file__).resolve().parents[1]
 NODE = REPO / "configs" / "nodes" / "H100_80GB" / "fused_roofline" / "config.json"
@@ -89,6 +90,11 @@ def test_threshold_and_oversize(tmp_path):
     assert [len(b.ops) for b in collective_blocks(path, 2 * size)[1]] == [2, 2]
     assert [len(b.ops) for b in collective_blocks(path, 3 * size)[1]] == [3, 1]
     assert [len(b.ops) for b in collective_blocks(path, size - 1)[1]] == [1, 1, 1, 1]
+    # per kind: only the kinds given combine (the command line's form)
+    assert [len(b.ops) for b in collective_blocks(path, Thresholds.of("all_gather=65536"))[1]] \
+        == [1, 1, 1, 1]
+    assert [len(b.ops) for b in collective_blocks(
+        path, Thresholds.of("all_reduce=8192, reduce_scatter=1"))[1]] == [2, 2]
 
 
 def test_work_between_is_cut_around_the_combined_collective(tmp_path):
@@ -155,17 +161,26 @@ def test_traces_carry_the_summed_size_and_default_off_is_unchanged(tmp_path):
 
 def test_bad_thresholds_are_input_errors(tmp_path):
     workload = REPO / "workloads" / "mlp_dp_4dev.mlir"
-    with pytest.raises(HespasError, match="--combine-threshold must be 0"):
-        GenConfig.from_config(NODE, mlir_file=workload, output_dir=tmp_path, combine_threshold=-1)
+    for bad, message in ((-1, "--combine-threshold must be 0"), ("lots", "must be 0"),
+                         ("all_reduce=1k", "--combine-threshold.all_reduce must be 0"),
+                         ("everything=5", "unknown collective kind 'everything'")):
+        with pytest.raises(HespasError, match=message):
+            GenConfig.from_config(NODE, mlir_file=workload, output_dir=tmp_path,
+                                  combine_threshold=bad)
     config = json.loads(NODE.read_text())
     config["combine_threshold"] = "big"
     path = tmp_path / "config.json"
     path.write_text(json.dumps(config))
-    with pytest.raises(HespasError, match="combine_threshold must be an integer"):
+    with pytest.raises(HespasError, match="combine_threshold must be an integer >= 0 or an object"):
         GenConfig.from_config(path, mlir_file=workload, output_dir=tmp_path / "o")
     table = ("row,model,kernels,system,workload,node,system_preset,attention,counted,reason,note,"
              "measured_s,combine_threshold\nr,m,k,s,w,n,p,flash,true,,,1.0,{}\n")
-    assert parse_scale(table.format(33554432), "t.csv", "scale")[0].combine_threshold == 33554432
-    assert parse_scale(table.format(""), "t.csv", "scale")[0].combine_threshold == 0
-    with pytest.raises(HespasError, match="line 2: combine_threshold must be a byte count"):
+    row = parse_scale(table.format(33554432), "t.csv", "scale")[0]
+    assert row.combine_threshold == Thresholds(33554432, 33554432, 33554432)
+    assert not parse_scale(table.format(""), "t.csv", "scale")[0].combine_threshold
+    per_kind = parse_scale(table.format('"all_reduce=64,reduce_scatter=8"'), "t.csv", "scale")[0]
+    assert per_kind.combine_threshold == Thresholds(all_reduce=64, reduce_scatter=8)
+    with pytest.raises(HespasError, match="line 2: combine_threshold must be 0"):
         parse_scale(table.format("-5"), "t.csv", "scale")
+    with pytest.raises(HespasError, match="unknown collective kind 'all_to_all'"):
+        parse_scale(table.format("all_to_all=5"), "t.csv", "scale")

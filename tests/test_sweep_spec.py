@@ -8,6 +8,7 @@ import pytest
 
 from hespas_py.sim.config import PRESETS_DIR, load_system_dir
 from hespas_py.sim.machine import Algorithm, NetworkConfig, SystemConfig
+from hespas_py.split.combine import Thresholds
 from hespas_py.sweep.variants import apply_variant
 from sweep_helpers import SMALL_SPEC, hespas, write_spec
 
@@ -30,7 +31,7 @@ BAD_SPECS = {
     "unknown split": (_with(split="random_split"), "split: unknown split strategy"),
     "unknown split key": (_with(split={"strategy": "linear_split", "limit": 3}), "split.limit"),
     "bad combine threshold": (_with(split={"strategy": "linear_split", "combine_threshold": -1}),
-                              "split.combine_threshold must be an integer >= 0"),
+                              "split.combine_threshold must be 0 (off) or more bytes"),
     "unknown variant": (_with(variants={"bandwith_scale": [1]}), "unknown variant key"),
     "bad variant value": (_with(variants={"bandwidth_scale": [1, -2]}),
                           "variants.bandwidth_scale[1] must be a number > 0"),
@@ -117,5 +118,6 @@ def test_split_combine_threshold_reaches_the_trace_jobs(tmp_path):
         spec = _with(workloads=["mlp_dp_4dev"], nodes=["H100_80GB"], split=split)
         plans[threshold] = make_plan(load_spec(write_spec(tmp_path, spec)))
     (plain,), (combined,) = plans[None].traces, plans[30 << 20].traces
-    assert plain.config.combine_threshold == 0 and combined.config.combine_threshold == 30 << 20
+    assert not plain.config.combine_threshold
+    assert combined.config.combine_threshold == Thresholds(30 << 20, 30 << 20, 30 << 20)
     assert plain.key != combined.key  # traces stored apart, never mixed up

@@ -66,7 +66,7 @@ class Result:
                 "system_preset": self.case.system_dir.name,
                 "params": dict(self.params), "measured_s": r.measured_s, "estimated_s": self.estimated_s,
                 "error": self.error, "counted": r.counted, "reason": r.reason or None,
-                "combine_threshold": r.combine_threshold or None,
+                "combine_threshold": r.combine_threshold.as_json() if r.combine_threshold else None,
                 "note": "; ".join(n for n in (r.note, self.unmodelled) if n) or None}
 
 

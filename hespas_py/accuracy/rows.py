@@ -13,10 +13,10 @@ whose table names every row's workload and presets:
 - ``attention``: ``flash`` when the run used a fused attention kernel, else ``materialized``;
 - ``counted``, ``reason``: whether the row counts toward the accuracy goal, and why not;
 - ``note``: how the workload differs from the run where it does; ``measured_s``; ``source``;
-- ``combine_threshold`` (optional): the collective-combining threshold in bytes the run's source
-  sets for the collectives its step has (XLA's ``--xla_gpu_*_combine_threshold_bytes``), applied
-  when the traces are made (`hespas_py.split.combine`); empty: the source does not say, no
-  combining.
+- ``combine_threshold`` (optional): the collective-combining thresholds in bytes the run's
+  source sets (XLA's ``--xla_gpu_*_combine_threshold_bytes``: one number, or
+  ``kind=BYTES,...`` per kind), applied when the traces are made (`hespas_py.split.combine`);
+  empty: the source does not say, no combining.
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ from typing import Any, Callable, Mapping, Optional
 
 from hespas_py.errors import HespasError
 from hespas_py.resources import shipped
+from hespas_py.split.combine import Thresholds
 
 #: Hespas rows whose workload configuration was not published (its README: "The configs of the
 #: larger sizes were not published"); the shipped exports guess them.
@@ -55,7 +56,7 @@ class Row:
         reason: why it does not count ("" when it does).
         note: how the rebuilt workload differs from the run ("" when it does not).
         guessed: the workload's configuration is our guess (evaluated only on request).
-        combine_threshold: bytes up to which the run's collectives were combined; 0: none.
+        combine_threshold: bytes up to which the run's collectives were combined, per kind.
     """
 
     group: str
@@ -71,7 +72,7 @@ class Row:
     reason: str = ""
     note: str = ""
     guessed: bool = False
-    combine_threshold: int = 0
+    combine_threshold: Thresholds = Thresholds()
 
 
 @dataclass(frozen=True)
@@ -154,15 +155,13 @@ def parse_scale(text: str, source: str, group: str) -> list[Row]:
         counted = r["counted"] == "true"
         if not counted and not r["reason"]:
             raise HespasError(f"{source}: line {line}: a row that is not counted needs a reason")
-        threshold = r.get("combine_threshold", "")
-        if threshold and not (threshold.isdigit() and int(threshold) > 0):
-            raise HespasError(f"{source}: line {line}: combine_threshold must be a byte count > 0 "
-                              f"or empty, got {threshold!r}")
+        threshold = Thresholds.of(r.get("combine_threshold") or 0,
+                                  f"{source}: line {line}: combine_threshold")
         rows.append(Row(
             group, r["row"], r["system"], r["workload"], _seconds(r["measured_s"], source, line),
             trend_keys=(f"{r['model']} {r['kernels']}",), node=r["node"], system_preset=r["system_preset"],
             attention=r["attention"], counted=counted, reason="" if counted else r["reason"], note=r["note"],
-            combine_threshold=int(threshold or 0)))
+            combine_threshold=threshold))
     return rows
 
 

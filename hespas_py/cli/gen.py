@@ -154,10 +154,11 @@ def gen(
         None, "--loop-trips", "--loop_trips",
         help="Iterations of a while loop whose trip count the module does not give (default 1; "
         "reported as an assumption)."),
-    combine_threshold: Optional[int] = typer.Option(
+    combine_threshold: Optional[str] = typer.Option(
         None, "--combine-threshold", "--combine_threshold", metavar="BYTES",
         help="Merge independent collectives of one kind and group up to BYTES each, as XLA's "
-        "collective combiners do (GPU default 31457280); 0 or unset: off."),
+        "collective combiners do (GPU default 31457280); per kind: all_reduce=B,all_gather=B,"
+        "reduce_scatter=B (kinds left out: off); 0 or unset: off."),
     clean: bool = typer.Option(False, "--clean", help="Replace an existing output directory."),
     cache_dir: Optional[Path] = typer.Option(None, "--cache-dir",
                                              help="Estimate cache directory (shared by runs)."),

@@ -103,6 +103,14 @@ def _dtype_rates(value: Any) -> str | None:
     return None
 
 
+def _byte_counts(value: Any) -> str | None:
+    """One integer >= 0, or an object of them (``combine_threshold``: per collective kind)."""
+    counts = value.values() if isinstance(value, dict) else [value]
+    if all(_integer(0)(v) is None for v in counts):
+        return None
+    return "must be an integer >= 0 or an object of integers >= 0 per collective kind"
+
+
 def _hardware_value(value: Any) -> str | None:
     return None if isinstance(value, (dict, str)) else "must be an object or a preset name"
 
@@ -125,7 +133,7 @@ GEN_KEYS: Mapping[str, Field] = {
     "num_threads": Field(_integer(None)),
     "block_lim": Field(_integer(1)),
     "loop_trips": Field(_integer(1)),
-    "combine_threshold": Field(_integer(0)),
+    "combine_threshold": Field(_byte_counts),
     "separator": Field(_TEXT),
     "separator_policy": Field(_one_of("isolated", "end_block", "start_block")),
     "separator_node_type": Field(_TEXT),

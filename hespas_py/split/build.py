@@ -23,7 +23,7 @@ from hespas_py.errors import HespasError
 from hespas_py.fast_init import fast_constructor
 from hespas_py.mlir.ops import Op, TensorType
 from hespas_py.split.blocks import Block, BlockGraph, ExpandedLoop
-from hespas_py.split.combine import combine_groups
+from hespas_py.split.combine import Thresholds, combine_groups
 from hespas_py.split.graph import Program, block_index
 from hespas_py.split.program import Loop
 
@@ -147,9 +147,9 @@ class _Instance:
 class _Builder:
     """Instantiates programs into one list of blocks (see the module docstring)."""
 
-    def __init__(self, grouping: Grouping, combine_threshold: int) -> None:
+    def __init__(self, grouping: Grouping, combine: Thresholds) -> None:
         self.grouping = grouping
-        self.combine_threshold = combine_threshold
+        self.combine = combine
         self.blocks: list[Block] = []
         self.loops: list[ExpandedLoop] = []
         self._analysed: dict[int, tuple[Program, list[_Group], list[int]]] = {}
@@ -161,8 +161,8 @@ class _Builder:
         found = self._analysed.get(id(program))
         if found is None:
             groups = self.grouping(program)
-            if self.combine_threshold > 0:
-                groups = combine_groups(program, groups, self.combine_threshold)
+            if self.combine:
+                groups = combine_groups(program, groups, self.combine)
             groups, group_of = _analyse(program, groups)
             found = self._analysed[id(program)] = (program, groups, group_of)
         return found[1], found[2]
@@ -213,15 +213,17 @@ class _Builder:
         around.results.update(zip(loop.op.results, (args[arg] for arg in loop.body.args)))
 
 
-def build_graph(program: Program, grouping: Grouping, combine_threshold: int = 0) -> BlockGraph:
+def build_graph(program: Program, grouping: Grouping,
+                combine_threshold: Thresholds | int = 0) -> BlockGraph:
     """The blocks of ``program`` cut by ``grouping``, loops expanded, with deps and types;
-    with a ``combine_threshold`` (bytes), independent collectives merged as XLA's combiners do
-    (`hespas_py.split.combine`), once per distinct program.
+    with a ``combine_threshold`` (bytes, for every kind or per kind: `Thresholds.of`),
+    independent collectives merged as XLA's combiners do (`hespas_py.split.combine`), once per
+    distinct program.
 
     Raises `HespasError` when a block would read a value defined in a later block (an op list
     that is not in SSA order, or a grouping that is not a topological order).
     """
-    builder = _Builder(grouping, combine_threshold)
+    builder = _Builder(grouping, Thresholds.of(combine_threshold))
     builder.instantiate(program, {}, None, 0)
     return BlockGraph(blocks=tuple(builder.blocks), num_devices=program.num_devices,
                       source=program.source, returned=program.returned,

@@ -29,9 +29,11 @@ sizes into one communication node.
 from __future__ import annotations
 
 import heapq
-from typing import Hashable, Sequence
+from dataclasses import asdict, dataclass, fields
+from typing import Any, Mapping, Sequence
 
 from hespas_py.dag import Dag
+from hespas_py.errors import HespasError
 from hespas_py.mlir.ops import Op
 from hespas_py.split.graph import Program, block_index
 
@@ -43,7 +45,62 @@ _KEY_ATTRS = {"all_reduce": (), "reduce_scatter": ("scatter_dimension",),
               "all_gather": ("all_gather_dim",)}
 
 
-def combine_key(op: Op) -> Hashable | None:
+@dataclass(frozen=True)
+class Thresholds:
+    """Bytes (of results) up to which each kind of collective combines; 0: it never does.
+
+    Attributes:
+        all_reduce: XLA's ``--xla_gpu_all_reduce_combine_threshold_bytes``.
+        all_gather: ``--xla_gpu_all_gather_combine_threshold_bytes``.
+        reduce_scatter: ``--xla_gpu_reduce_scatter_combine_threshold_bytes``.
+    """
+
+    all_reduce: int = 0
+    all_gather: int = 0
+    reduce_scatter: int = 0
+
+    def __bool__(self) -> bool:
+        return any(asdict(self).values())
+
+    @classmethod
+    def of(cls, value: Any, what: str = "combine_threshold") -> "Thresholds":
+        """Read ``value``: one byte count for every kind, a ``{kind: bytes}`` mapping, or the
+        command line's ``BYTES`` / ``kind=BYTES,kind=BYTES`` (kinds left out never combine).
+        A problem is a `HespasError` naming ``what``."""
+        if isinstance(value, Thresholds):
+            return value
+        if isinstance(value, str):
+            text = value.replace(" ", "")
+            value = dict(p.partition("=")[::2] for p in text.split(",")) if "=" in text else text
+            value = {k: _byte_count(v, f"{what}.{k}") for k, v in value.items()} \
+                if isinstance(value, dict) else _byte_count(value, what)
+        if isinstance(value, Mapping):
+            kinds = [f.name for f in fields(cls)]
+            unknown = [k for k in value if k not in kinds]
+            if unknown:
+                raise HespasError(f"{what}: unknown collective kind {unknown[0]!r} "
+                                  f"(known: {', '.join(kinds)})")
+            return cls(**{k: _byte_count(v, f"{what}.{k}") for k, v in value.items()})
+        count = _byte_count(value, what)
+        return cls(count, count, count)
+
+    def as_json(self) -> int | dict[str, int]:
+        """One number when every kind has the same threshold, else the kinds that combine."""
+        values = asdict(self)
+        if len(set(values.values())) == 1:
+            return self.all_reduce
+        return {k: v for k, v in values.items() if v}
+
+
+def _byte_count(value: Any, what: str) -> int:
+    if isinstance(value, str) and value.isdigit():
+        value = int(value)
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise HespasError(f"{what} must be 0 (off) or more bytes, not {value!r}")
+    return value
+
+
+def combine_key(op: Op) -> tuple | None:
     """What must match for two collectives to combine (see the module docstring); None for an op
     that never combines."""
     kind = op.short_name
@@ -61,7 +118,7 @@ def combine_key(op: Op) -> Hashable | None:
 
 
 def combine_groups(program: Program, groups: Sequence[Sequence[int]],
-                   threshold: int) -> list[list[int]]:
+                   thresholds: Thresholds) -> list[list[int]]:
     """``groups`` (op positions of ``program``, in block order) with combinable collectives
     merged into one group each. Independence is decided op by op, as XLA decides it, not block
     by block (a compute block often holds work that waits for one collective beside work that
@@ -73,11 +130,11 @@ def combine_groups(program: Program, groups: Sequence[Sequence[int]],
     pending = {}
     for position, op in enumerate(program.ops):
         key = combine_key(op) if program.collective[position] else None
-        if key is not None:
+        if key is not None and getattr(thresholds, key[0]):
             pending[position] = (key, sum(t.nbytes for t in op.result_types))
     merged: dict[int, list[int]] = {}
     while pending:
-        taken = _round(dag, pending, threshold)
+        taken = _round(dag, pending, thresholds)
         for position in taken[1:]:
             dag.merge(taken[0], position)
         if len(taken) > 1:
@@ -87,15 +144,15 @@ def combine_groups(program: Program, groups: Sequence[Sequence[int]],
     return _recut(block_index(program, groups), _schedule(dag, merged), merged)
 
 
-def _round(dag: Dag, pending: dict[int, tuple[Hashable, int]], threshold: int) -> list[int]:
+def _round(dag: Dag, pending: dict[int, tuple[tuple, int]], thresholds: Thresholds) -> list[int]:
     """One round of `CombineInstructionsByKey` (see the module docstring); takes what it visits
     out of ``pending`` and returns the ops it combines (one or none when nothing combines)."""
     taken: list[int] = []
-    key, total = None, 0
+    key, threshold, total = None, 0, 0
     for position in list(pending):
         op_key, size = pending[position]
         if not taken:
-            key = op_key
+            key, threshold = op_key, getattr(thresholds, op_key[0])
         elif op_key != key:
             continue
         if size > threshold:

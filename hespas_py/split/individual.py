@@ -15,11 +15,12 @@ from typing import Sequence
 from hespas_py.mlir.ops import Module, Op
 from hespas_py.split.blocks import BlockGraph
 from hespas_py.split.build import build_graph
+from hespas_py.split.combine import Thresholds
 from hespas_py.split.graph import Program, block_deps, block_index
 
 
 def individual_split(source: Module | Sequence[Op], merge: bool = False,
-                     loop_trips: int = 1, combine_threshold: int = 0) -> BlockGraph:
+                     loop_trips: int = 1, combine_threshold: Thresholds | int = 0) -> BlockGraph:
     """Split into one block per non-constant op; with ``merge``, fuse compute chains.
 
     Args:
@@ -29,8 +30,8 @@ def individual_split(source: Module | Sequence[Op], merge: bool = False,
             contracts edges, so every dependency between remaining blocks is kept and the graph
             stays connected exactly as before.
         loop_trips: iterations of a ``while`` whose trip count the module does not give.
-        combine_threshold: bytes up to which independent collectives merge (0: none merge;
-            `hespas_py.split.combine`).
+        combine_threshold: bytes up to which independent collectives merge, for every kind
+            or per kind (0: none merge; `hespas_py.split.combine.Thresholds`).
     """
     return build_graph(Program.of(source, loop_trips), functools.partial(_groups, merge=merge),
                        combine_threshold)

@@ -20,6 +20,7 @@ from hespas_py.errors import HespasError
 from hespas_py.mlir.ops import Module, Op
 from hespas_py.split.blocks import BlockGraph, is_collective
 from hespas_py.split.build import build_graph
+from hespas_py.split.combine import Thresholds
 from hespas_py.split.graph import Program
 
 #: Separator predicates by the names configs use (Hespas' classifier names, plus ``is_collective``).
@@ -64,7 +65,7 @@ def _separator(separator: str | Callable[[Op], bool]) -> Callable[[Op], bool]:
 def linear_split(source: Module | Sequence[Op], block_lim: int = 1024,
                  separator: str | Callable[[Op], bool] = "is_communication_op",
                  policy: SeparatorPolicy | str = SeparatorPolicy.ISOLATED,
-                 loop_trips: int = 1, combine_threshold: int = 0) -> BlockGraph:
+                 loop_trips: int = 1, combine_threshold: Thresholds | int = 0) -> BlockGraph:
     """Split into compute runs of at most ``block_lim`` ops, collectives alone (module docstring).
 
     Args:
@@ -73,8 +74,8 @@ def linear_split(source: Module | Sequence[Op], block_lim: int = 1024,
         separator: a predicate name from `SEPARATORS` or any ``Op -> bool``.
         policy: where a non-collective separator goes.
         loop_trips: iterations of a ``while`` whose trip count the module does not give.
-        combine_threshold: bytes up to which independent collectives merge (0: none merge;
-            `hespas_py.split.combine`).
+        combine_threshold: bytes up to which independent collectives merge, for every kind
+            or per kind (0: none merge; `hespas_py.split.combine.Thresholds`).
     """
     if block_lim < 1:
         raise HespasError(f"block_lim must be at least 1, not {block_lim}")

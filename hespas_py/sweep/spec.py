@@ -8,7 +8,7 @@ Keys (a name list may also be a single name):
 - ``systems`` (required): system presets (``configs/systems``) or ASTRA-sim folders;
 - ``estimator``: estimator name(s), default `DEFAULT_ESTIMATOR`;
 - ``split``: ``linear_split`` (default) or ``individual_split``, or a mapping ``{strategy: ...,
-  block_lim: N, merge: BOOL, combine_threshold: BYTES}``; settings it leaves out come from each
+  block_lim: N, merge: BOOL, combine_threshold: BYTES or {kind: BYTES}}``; settings it leaves out come from each
   node config, as in ``hespas gen``;
 - ``variants``: system variants (`hespas_py.sweep.variants`).
 
@@ -27,6 +27,7 @@ import yaml
 from hespas_py.errors import HespasError
 from hespas_py.estimate.base import Hardware
 from hespas_py.sim.machine import SystemSetup
+from hespas_py.split.combine import Thresholds
 from hespas_py.sweep.variants import check_dimensions, check_variants
 
 #: Estimator of a spec that names none (the one `hespas accuracy` reports by default).
@@ -46,14 +47,14 @@ class Split:
         strategy: ``linear_split`` or ``individual_split``.
         block_lim: linear_split's most ops per block (None: the node config's, or the default).
         merge: individual_split's chain fusion (None: the node config's, or off).
-        combine_threshold: bytes up to which independent collectives combine
-            (`hespas_py.split.combine`; None: the node config's, or off).
+        combine_threshold: bytes up to which independent collectives combine, for every kind
+            or per kind (`hespas_py.split.combine.Thresholds`; None: the node config's, or off).
     """
 
     strategy: str = "linear_split"
     block_lim: int | None = None
     merge: bool | None = None
-    combine_threshold: int | None = None
+    combine_threshold: Thresholds | None = None
 
 
 @dataclass(frozen=True)
@@ -183,16 +184,18 @@ def _split(value: Any, source: str) -> Split:
         if key not in _SPLIT_KEYS:
             raise HespasError(f"{source}: unknown key split.{key} "
                               f"(known: {', '.join(_SPLIT_KEYS)})")
+    if settings.get("combine_threshold") is not None:
+        settings = {**settings, "combine_threshold": Thresholds.of(
+            settings["combine_threshold"], f"{source}: split.combine_threshold")}
     split = Split(**settings)
     try:
         splitter(split.strategy)
     except HespasError as exc:
         raise HespasError(f"{source}: split: {exc}") from None
-    for key, least in (("block_lim", 1), ("combine_threshold", 0)):
-        value = getattr(split, key)
-        if value is not None and (not isinstance(value, int) or isinstance(value, bool)
-                                  or value < least):
-            raise HespasError(f"{source}: split.{key} must be an integer >= {least}")
+    if split.block_lim is not None and (not isinstance(split.block_lim, int)
+                                        or isinstance(split.block_lim, bool)
+                                        or split.block_lim < 1):
+        raise HespasError(f"{source}: split.block_lim must be an integer >= 1")
     if split.merge is not None and not isinstance(split.merge, bool):
         raise HespasError(f"{source}: split.merge must be true or false")
     return split
