@@ -69,7 +69,7 @@ def test_hespas_gen_table_and_trace_show(tmp_path, tiny, capsys, monkeypatch):
     ({"perf_estimator": {"method": "roofline", "hardware": HARDWARE}, "block_lim": "x"}, [],
      "block_lim must be an integer"),
     ({"perf_estimator": {"method": "roofline", "hardware": {**HARDWARE, "peak_flops": -1}}}, [],
-     "peak_flops must be a number > 0"),
+     "peak_flops must be a number >= 1e+06"),
     ({"perf_estimator": {"hardware": HARDWARE}}, [], "missing required key perf_estimator.method"),
     ({"perf_estimator": {"method": "roofline", "hardware": HARDWARE}}, ["--split_fn", "bogus"],
      "unknown split strategy 'bogus'"),

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from hespas_py.checks import Number
 from hespas_py.errors import HespasError, unknown_preset
 from hespas_py.estimate.base import Hardware, estimator_class
 from hespas_py.resources import shipped
@@ -58,24 +59,11 @@ class Field:
 
 def _number(minimum: float, inclusive: bool = False,
             maximum: float | None = None) -> Callable[[Any], str | None]:
-    bound = f">= {minimum:g}" if inclusive else f"> {minimum:g}"
-    what = f"a number {bound}" + (f" and <= {maximum:g}" if maximum is not None else "")
-
-    def check(value: Any) -> str | None:
-        ok = (isinstance(value, (int, float)) and not isinstance(value, bool)
-              and (value >= minimum if inclusive else value > minimum)
-              and (maximum is None or value <= maximum))
-        return None if ok else f"must be {what}"
-    return check
+    return Number(minimum, maximum, low_open=not inclusive).problem
 
 
 def _integer(minimum: int | None) -> Callable[[Any], str | None]:
-    def check(value: Any) -> str | None:
-        ok = isinstance(value, int) and not isinstance(value, bool) and (
-            minimum is None or value >= minimum)
-        return None if ok else ("must be an integer" if minimum is None
-                                else f"must be an integer >= {minimum}")
-    return check
+    return Number(minimum, integer=True).problem
 
 
 def _of_type(kind: type) -> Callable[[Any], str | None]:
@@ -98,8 +86,9 @@ def _dtype_rates(value: Any) -> str | None:
     if not isinstance(value, dict):
         return "must be an object mapping element types to FLOP/s"
     for dtype, rate in value.items():
-        if _number(0)(rate):
-            return f"[{dtype!r}] must be a number > 0"
+        problem = _RATE(rate)
+        if problem:
+            return f"[{dtype!r}] {problem}"
     return None
 
 
@@ -116,6 +105,9 @@ def _hardware_value(value: Any) -> str | None:
 
 
 _POSITIVE = _number(0)
+#: FLOP/s and bytes/s: a rate below 1 M/s is no accelerator's, and a kernel's time at it could
+#: overflow the trace's duration.
+_RATE = Number(1e6).problem
 _FLAG = _of_type(bool)
 _TEXT = _of_type(str)
 
@@ -150,10 +142,10 @@ PERF_ESTIMATOR_KEYS: Mapping[str, Field] = {
 
 #: Keys of ``perf_estimator.hardware`` every method accepts.
 HARDWARE_KEYS: Mapping[str, Field] = {
-    "peak_flops": Field(_POSITIVE, required=True),
-    "memory_bandwidth": Field(_POSITIVE, required=True),
+    "peak_flops": Field(_RATE, required=True),
+    "memory_bandwidth": Field(_RATE, required=True),
     "per_datatype_flops": Field(_dtype_rates),
-    "vector_flops": Field(_POSITIVE),
+    "vector_flops": Field(_RATE),
     "num_npus": Field(_integer(1)),
     "tdp_W": Field(_number(0, inclusive=True)),
     "hbm_power_ratio": Field(_number(0, inclusive=True, maximum=1)),
@@ -166,8 +158,13 @@ _NOT_PARAMS = frozenset({"peak_flops", "memory_bandwidth", "per_datatype_flops",
                          "num_npus"})
 
 _PARAM_CHECKS: Mapping[type, Callable[[Any], str | None]] = {
-    bool: _FLAG, int: _integer(None), float: _number(float("-inf")), str: _TEXT,
+    bool: _FLAG, int: _integer(None), float: Number().problem, str: _TEXT,
 }
+
+
+def _param_rule(kind: type | Number) -> Field:
+    """The rule of an estimator param: its `Number` range, or any finite value of its type."""
+    return Field(kind.problem if isinstance(kind, Number) else _PARAM_CHECKS[kind])
 
 
 def _check(section: Mapping[str, Any], rules: Mapping[str, Field], source: str,
@@ -187,7 +184,7 @@ def _check(section: Mapping[str, Any], rules: Mapping[str, Field], source: str,
 
 def _hardware_rules(method: str) -> dict[str, Field]:
     params = estimator_class(method).param_types
-    return {**HARDWARE_KEYS, **{k: Field(_PARAM_CHECKS[t]) for k, t in params.items()}}
+    return {**HARDWARE_KEYS, **{k: _param_rule(t) for k, t in params.items()}}
 
 
 def _check_perf_estimator(perf: Mapping[str, Any], source: str, method: str | None) -> None:
