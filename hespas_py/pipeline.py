@@ -102,15 +102,23 @@ class GenConfig:
         ``overrides`` (command-line values; None means "not given") win over the file:
         ``mlir_file``, ``output_dir``, ``split_strategy``, ``merge``, ``block_lim``,
         ``num_npus``, ``module``, ``loop_trips``, ``combine_threshold``, ``clean``,
-        ``cache_dir``, ``disable_cache``.
+        ``cache_dir``, ``disable_cache``. ``estimator`` replaces the config's method (a preset
+        named alone runs `hespas_py.estimate.hardware.PRESET_METHOD`); ``params`` (``KEY=VALUE``
+        texts, `hespas_py.estimate.hardware.parse_params`) are added to the hardware's params.
         """
         from hespas_py.estimate import hardware as hw
 
-        path, preset = hw.config_file(config, what="config file")
+        estimator, params = overrides.pop("estimator", None), overrides.pop("params", None)
+        estimator = estimator.strip().lower() if estimator else None
+        path, preset = hw.config_file(config, estimator or hw.PRESET_METHOD, what="config file")
         data, source = hw.read_config(path), str(path)
-        hardware = hw.hardware_from_config(data, source, name=preset)
-        perf = data["perf_estimator"]
-        method = perf["method"].strip().lower()
+        perf = data.get("perf_estimator")
+        method = estimator or (hw.PRESET_METHOD if preset else None)
+        hardware = hw.hardware_from_config(data, source, method, name=preset)
+        method = method or perf["method"].strip().lower()
+        if params:
+            hardware = dataclasses.replace(
+                hardware, params={**hardware.params, **hw.parse_params(params, method)})
         settings: dict[str, Any] = {
             "mlir_file": data.get("mlir_file"),
             "output_dir": data.get("output_dir"),

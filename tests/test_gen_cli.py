@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 
 import pytest
@@ -54,11 +55,12 @@ def test_hespas_gen_table_and_trace_show(tmp_path, tiny, capsys, monkeypatch):
                           capsys, monkeypatch)
     assert code == 0
     assert "compute estimate" in stdout and "top ops by estimated time" in stdout
+    assert re.search(r"estimator +fused_roofline", stdout)  # a preset name: its best estimator
     code, stdout, _ = run(main, ["trace", "show", str(out), "--json"], capsys, monkeypatch)
     shown = json.loads(stdout)
     assert code == 0 and shown["ranks"] == 4 and len(shown["traces"]) == 2
     assert shown["traces"][0]["by_type"] == {"COMP_NODE": 3, "COMM_COLL_NODE": 1}
-    assert shown["module_stats"]["estimator"] == "roofline"
+    assert shown["module_stats"]["estimator"] == "fused_roofline"
     code, stdout, _ = run(main, ["trace", "show", str(out / "dev.2.et")], capsys, monkeypatch)
     assert code == 0 and "ALL_REDUCE" in stdout
 

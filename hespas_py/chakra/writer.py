@@ -19,7 +19,7 @@ communication for that collective: it gets no node, and blocks that read the col
 what the collective depended on. Devices whose node lists are identical share one file: it is
 written once and hard-linked (``dev.<i>.et``); where the file system allows no more links to it
 (ext4: 65,000), a copy is made and linked in turn. How many devices a layout may have is
-`hespas_py.chakra.groups.MAX_DEVICES`.
+`hespas_py.mlir.meshes.MAX_DEVICES`.
 """
 
 from __future__ import annotations

@@ -3,9 +3,10 @@
 Options and config file are the published tool's (``CONFIG --mlir_file F --output DIR --split_fn
 ... --merge/--no-merge --block_lim N --num_npus N --clean``), plus ``--module N`` (which module of
 a file that holds several), ``--loop-trips N`` (iterations of a loop whose trip count is not
-static), ``--combine-threshold BYTES`` (XLA's collective combiners), ``--cache-dir``, ``--json`` and ``--system-config`` (simulate the traces right after
+static), ``--combine-threshold BYTES`` (XLA's collective combiners), ``--estimator NAME`` and
+``--param KEY=VALUE`` (the estimator and its params), ``--cache-dir``, ``--json`` and ``--system-config`` (simulate the traces right after
 writing them, with the built-in ASTRA-sim-semantics simulator). CONFIG is a JSON config file
-or a node preset name (``A100_SXM_40GB``).
+or a node preset name (``A100_SXM_40GB``: its most accurate estimator, fused_roofline).
 Logs go to stderr; the summary (a table, or JSON with ``--json``) to stdout; a progress bar is
 shown only when stdout is a terminal.
 """
@@ -70,7 +71,8 @@ def print_summary(summary: Mapping[str, Any]) -> None:
     split = summary["split"]
     rows = [
         ("module", summary["mlir_file"]),
-        ("hardware", f"{summary['hardware']} ({summary['estimator']})"),
+        ("hardware", summary["hardware"]),
+        ("estimator", summary["estimator"]),
         ("split", " ".join([split["strategy"], *(f"{k}={v}" for k, v in split.items()
                                                   if k != "strategy")])),
         ("devices", str(summary["num_devices"])),
@@ -159,6 +161,12 @@ def gen(
         help="Merge independent collectives of one kind and group up to BYTES each, as XLA's "
         "collective combiners do (GPU default 31457280); per kind: all_reduce=B,all_gather=B,"
         "reduce_scatter=B (kinds left out: off); 0 or unset: off."),
+    estimator: Optional[str] = typer.Option(
+        None, "--estimator", help="Estimator (roofline, fused_roofline, xla_cost, xla_profile); "
+        "default: the config's method, or fused_roofline for a preset name."),
+    params: Optional[list[str]] = typer.Option(
+        None, "--param", metavar="KEY=VALUE", help="Estimator param, as in the config's hardware "
+        "section (repeatable; e.g. fused_attention=true)."),
     clean: bool = typer.Option(False, "--clean", help="Replace an existing output directory."),
     cache_dir: Optional[Path] = typer.Option(None, "--cache-dir",
                                              help="Estimate cache directory (shared by runs)."),
@@ -181,7 +189,7 @@ def gen(
         split_strategy=split_fn.strip().lower() if split_fn else None, merge=merge,
         block_lim=block_lim, num_npus=num_npus, module=module, loop_trips=loop_trips,
         combine_threshold=combine_threshold, clean=clean or None,
-        cache_dir=cache_dir)
+        cache_dir=cache_dir, estimator=estimator, params=params)
     if sys.stdout.isatty() and not json_out:
         progress, hook = _progress_bar()
         with progress:

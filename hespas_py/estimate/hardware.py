@@ -28,7 +28,7 @@ hardware numbers are the same).
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -42,6 +42,9 @@ from hespas_py.resources import shipped
 PRESETS_DIR = shipped("configs", "nodes")
 #: Method whose preset file any method falls back to.
 DEFAULT_METHOD = "roofline"
+#: The estimator a node preset named alone (``hespas gen H100_80GB``) runs: the most accurate
+#: (`hespas accuracy`).
+PRESET_METHOD = "fused_roofline"
 
 
 @dataclass(frozen=True)
@@ -207,6 +210,28 @@ def validate_config(config: Mapping[str, Any], source: str, method: str | None =
         raise HespasError(f"{source}: the config must be a JSON object")
     _check(config, GEN_KEYS, source, "")
     _check_perf_estimator(config["perf_estimator"], source, method)
+
+
+def parse_params(items: Sequence[str], method: str) -> dict[str, Any]:
+    """Command-line ``KEY=VALUE`` params (``--param``) for estimator ``method``: each VALUE read
+    as JSON (``true``, ``0.5``, ``128``), else as text, and checked as the same key of a config
+    file's ``hardware`` section would be (`HespasError` naming ``--param KEY`` otherwise)."""
+    rules = {k: v for k, v in _hardware_rules(method).items() if k not in _NOT_PARAMS}
+    params: dict[str, Any] = {}
+    for item in items:
+        key, equals, text = item.partition("=")
+        key = key.strip()
+        if not equals or not key:
+            raise HespasError(f"--param {item!r}: expected KEY=VALUE")
+        try:
+            params[key] = json.loads(text)
+        except json.JSONDecodeError:
+            params[key] = text
+    try:
+        _check(params, rules, "--param", "")
+    except HespasError as exc:
+        raise HespasError(f"{exc} (estimator {method})") from None
+    return params
 
 
 def read_config(path: str | Path) -> dict[str, Any]:
