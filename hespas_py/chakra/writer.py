@@ -28,6 +28,7 @@ import errno
 import functools
 import json
 import marshal
+import math
 import os
 import shutil
 from dataclasses import dataclass
@@ -104,6 +105,19 @@ def collective_bytes(block: Block) -> int:
     return sum(t.nbytes for op in block.ops for t in op.operand_types)
 
 
+#: The largest value of a trace's integer fields (``comm_size`` and ``num_ops`` are int64).
+MAX_FIELD = (1 << 63) - 1
+
+
+def _check_fits(graph: BlockGraph, block: Block, what: str, value: float) -> None:
+    """`HespasError` when a block's figure is not finite, negative, or too large for the trace."""
+    if math.isfinite(value) and 0 <= value <= MAX_FIELD:
+        return
+    raise HespasError(f"{graph.source}: block {block.id} ({block.label}): its {what} ({value:.4g}) "
+                      f"is not a trace value (finite, 0 to 2^63 - 1): its tensors are too large "
+                      "or the node config's rates too small")
+
+
 def _plan(graph: BlockGraph, layout: DeviceLayout) -> tuple[Plan, dict[tuple[int, ...], int]]:
     """Per collective block, each device's communication nodes; and the group registry."""
     registry: dict[tuple[int, ...], int] = {}
@@ -121,6 +135,7 @@ def _plan(graph: BlockGraph, layout: DeviceLayout) -> tuple[Plan, dict[tuple[int
         roles = known.get(key)
         if roles is None:
             size = collective_bytes(block)
+            _check_fits(graph, block, "message size in bytes", size)
             same = (grouping(op), size)
             roles = alike.get(same)
             if roles is None:
@@ -202,9 +217,16 @@ def write_traces(out_dir: Path, graph: BlockGraph, estimates: Sequence[Estimate 
     are written in shares by forked children (`hespas_py.forking`), or here if one fails.
     """
     compute = [b for b in graph.blocks if not b.collective]
+    for block in compute:
+        estimate = estimates[block.id]
+        for what, value in (("time", estimate.time_s), ("FLOPs", estimate.flops),
+                            ("bytes", estimate.bytes)):
+            _check_fits(graph, block, what, value)
     micros = durations_micros([estimates[b.id].time_s for b in compute])
     comp_costs = {b.id: (m, round(estimates[b.id].flops), round(estimates[b.id].bytes))
                   for b, m in zip(compute, micros)}
+    for block, m in zip(compute, micros):
+        _check_fits(graph, block, "duration in microseconds", m)
     plan, registry = _plan(graph, layout)
     distinct = _distinct(plan)
     classes = _alike(distinct, layout.num_devices)
