@@ -72,6 +72,9 @@ def shown(value: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
+#: The largest integer a Chakra trace field holds (``num_ops``, ``comm_size``: int64).
+TRACE_INT_MAX = (1 << 63) - 1
+
 #: A rate, size or time that must be above zero.
 POSITIVE = Number(0, low_open=True)
 #: A time, delay or count that may be zero.

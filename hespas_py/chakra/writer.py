@@ -40,6 +40,7 @@ from hespas_py.chakra.encoder import CompCosts, Comm, Plan, TraceEncoder, new_co
 from hespas_py.chakra.files import COMM_GROUP_FILE, trace_name
 from hespas_py.chakra.groups import DeviceLayout, grouping
 from hespas_py.chakra.schema import CollectiveCommType, NodeType
+from hespas_py.checks import TRACE_INT_MAX
 from hespas_py.errors import HespasError
 from hespas_py.estimate.base import Estimate
 from hespas_py.forking import Forked, max_jobs, shares
@@ -105,13 +106,9 @@ def collective_bytes(block: Block) -> int:
     return sum(t.nbytes for op in block.ops for t in op.operand_types)
 
 
-#: The largest value of a trace's integer fields (``comm_size`` and ``num_ops`` are int64).
-MAX_FIELD = (1 << 63) - 1
-
-
 def _check_fits(graph: BlockGraph, block: Block, what: str, value: float) -> None:
     """`HespasError` when a block's figure is not finite, negative, or too large for the trace."""
-    if math.isfinite(value) and 0 <= value <= MAX_FIELD:
+    if math.isfinite(value) and 0 <= value <= TRACE_INT_MAX:
         return
     raise HespasError(f"{graph.source}: block {block.id} ({block.label}): its {what} ({value:.4g}) "
                       f"is not a trace value (finite, 0 to 2^63 - 1): its tensors are too large "
