@@ -119,16 +119,25 @@ def _load_machine(system: str):
     return system, setup.system, setup.network
 
 
-def _simulate(out_dir: Path, num_devices: int, machine) -> dict[str, Any]:
+def _fits(machine):
+    """A `generate` layout check: the machine has an NPU per device (before any output)."""
+    from hespas_py.errors import HespasError
+
+    label, _, network = machine
+
+    def check(layout) -> None:
+        if network.num_npus != layout.num_devices:
+            raise HespasError(f"{label}: the machine has {network.num_npus} NPUs but the module "
+                              f"runs on {layout.num_devices} devices")
+    return check
+
+
+def _simulate(out_dir: Path, machine) -> dict[str, Any]:
     """Simulate the traces in ``out_dir`` on ``machine``; the summary's ``simulation`` entry."""
     from hespas_py.chakra.files import COMM_GROUP_FILE, TRACE_PREFIX
-    from hespas_py.errors import HespasError
     from hespas_py.sim.simulate import simulate
 
     label, system, network = machine
-    if network.num_npus != num_devices:
-        raise HespasError(f"{label}: the machine has {network.num_npus} NPUs but the traces are "
-                          f"for {num_devices} devices")
     result = simulate(out_dir / TRACE_PREFIX, system, network, comm_groups=out_dir / COMM_GROUP_FILE)
     logging.getLogger("hespas_py").info("simulated on %s", label)
     return {"system": label, "step_time_s": result.step_time_ns * 1e-9, **result.as_json()}
@@ -190,15 +199,16 @@ def gen(
         block_lim=block_lim, num_npus=num_npus, module=module, loop_trips=loop_trips,
         combine_threshold=combine_threshold, clean=clean or None,
         cache_dir=cache_dir, estimator=estimator, params=params)
+    check = _fits(machine) if machine is not None else None
     if sys.stdout.isatty() and not json_out:
         progress, hook = _progress_bar()
         with progress:
-            result = generate(settings, hook)
+            result = generate(settings, hook, check)
     else:
-        result = generate(settings)
+        result = generate(settings, check_layout=check)
     summary = dict(result.summary)
     if machine is not None:
-        summary["simulation"] = _simulate(result.output_dir, result.layout.num_devices, machine)
+        summary["simulation"] = _simulate(result.output_dir, machine)
     if json_out:
         print(json.dumps(summary, indent=1))
     else:
