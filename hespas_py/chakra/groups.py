@@ -20,6 +20,12 @@ above, and with the size of its ``sdy.mesh`` (the partitions of a Shardy module)
 below 1, or too small for an id a collective names, is bad input, and so is a layout of more
 than `MAX_DEVICES` devices.
 
+Modules of other frontends: when a module states neither count and has an ``sdy.mesh``, and the
+``replica_groups`` of its channel collectives all fit inside the mesh, those groups are read as
+device ids (`DeviceLayout.channel_ids_are_devices`, with a warning): torch-xla and tt-xla write
+device ids there but drop ``use_global_device_ids``, and by the letter of the rules above a
+module on a mesh of 8 would run on 8 replicas x 8 partitions.
+
 A module that runs on a single device (e.g. a pmap step exported on one device, whose groups
 are ``[[0]]``: "every replica") can be run on N devices with ``--num_npus N``: its groups can
 only have meant "every device", so each group collective then spans all N devices, and a
@@ -313,9 +319,9 @@ def _channel_ids_fit(path: str, collectives: list[Op], mesh_size: int) -> bool:
     if top >= mesh_size:
         return False
     log.warning("%s: the module states no replica or partition count; the replica_groups of its "
-                "%d collective(s) with a channel fit in its sdy.mesh of %d devices and are read as "
-                "device ids (as torch-xla writes them, use_global_device_ids dropped)", path,
-                len(channel), mesh_size)
+                "collectives with a channel (ids up to %d) fit in its sdy.mesh of %d devices and "
+                "are read as device ids (as torch-xla writes them, use_global_device_ids dropped)",
+                path, top, mesh_size)
     return True
 
 
