@@ -109,6 +109,7 @@ def test_foreign_channel_groups_inside_the_mesh_are_device_ids(tmp_path, caplog,
     assert (layout.num_replicas, layout.num_partitions) == (replicas, partitions)
     as_ids = "read as device ids" in caplog.text
     assert as_ids == layout.channel_ids_are_devices == (first_groups is not None)
+    assert layout.as_json().get("channel_groups_as_device_ids", False) == as_ids
     if first_groups is not None:
         assert layout.groups(ops[0]) == first_groups
         assert layout.groups(ops[1]) == ((0, 1, 2, 3), (4, 5, 6, 7))

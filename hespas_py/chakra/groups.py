@@ -246,11 +246,14 @@ class DeviceLayout:
                           f"module has {statement}")
 
     def as_json(self) -> dict[str, Any]:
-        """The layout for ``module_stats.json``: counts and where they came from."""
+        """The layout for ``module_stats.json``: counts, where they came from, and whether channel
+        groups were read as device ids."""
         origin = "--num_npus" if self.widened else "inferred" if self.inferred else "stated"
         return {"num_devices": self.num_devices, "num_replicas": self.num_replicas,
                 "num_partitions": self.num_partitions, "origin": origin,
-                **({"inferred_from": self.inferred} if self.inferred else {})}
+                **({"inferred_from": self.inferred} if self.inferred else {}),
+                **({"channel_groups_as_device_ids": True} if self.channel_ids_are_devices
+                   else {})}
 
     def space(self, op: Op) -> str:
         """What the ids of ``op``'s groups or pairs number in this layout (`id_space`)."""

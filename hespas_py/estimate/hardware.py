@@ -22,7 +22,9 @@ is a `HespasError` naming the file and the key path, on one line.
 ``hardware`` may also be a preset name (``"H100_SXM_80GB"``) instead of a dict.
 A preset ``NAME`` is ``configs/nodes/NAME/<method>/config.json`` in the repository, or
 ``configs/nodes/NAME/roofline/config.json`` when the method has no config of its own (the
-hardware numbers are the same).
+hardware numbers are the same). A preset named without a method (``hespas gen H100_80GB``) runs
+`PRESET_METHOD`. ``--param KEY=VALUE`` on the command line is checked by the same rules
+(`parse_params`); every number's rule is a `hespas_py.checks.Number`.
 """
 
 from __future__ import annotations
@@ -107,7 +109,6 @@ def _hardware_value(value: Any) -> str | None:
     return None if isinstance(value, (dict, str)) else "must be an object or a preset name"
 
 
-_POSITIVE = _number(0)
 #: FLOP/s and bytes/s: a rate below 1 M/s is no accelerator's, and a kernel's time at it could
 #: overflow the trace's duration.
 _RATE = Number(1e6).problem
