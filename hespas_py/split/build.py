@@ -32,10 +32,11 @@ Grouping = Callable[[Program], Sequence[Sequence[int]]]
 #: Sources of a value: the blocks that must finish before it exists (none for constants).
 Sources = tuple[int, ...]
 
-#: The most blocks an expanded step may have. Every block costs about 1 kB and 10 us from here to
-#: the simulator (1,000,000: about 1 GB and 15 s); a loop expanded past it is refused before its
+#: The most blocks an expanded step may have (ten times the largest shipped workload's). Every
+#: block costs about 2 kB and 70 us from here through the simulator (the scan step expanded to
+#: 1,008,017 blocks: 2 GB, 75 s on 4 devices); a loop expanded past it is refused before its
 #: second iteration, not after minutes.
-MAX_BLOCKS = 1 << 20
+MAX_BLOCKS = 1 << 19
 
 #: `Block`'s constructor, positional (id, ops, deps, collective, inputs, outputs, repeats,
 #: scope), made cheap.
