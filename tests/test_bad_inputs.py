@@ -120,7 +120,7 @@ CASES: dict[str, tuple[Callable[[Path], list], str]] = {
     "huge dataset splits": (
         lambda t: gen("H100_80GB", MLP, "--system-config",
                       system_with(t, system={"preferred-dataset-splits": 10 ** 9})),
-        "'preferred-dataset-splits' must be an integer >= 0 and <= 4096"),
+        "'preferred-dataset-splits' must be an integer >= 0 and <= 256"),
     # Paths, order of checks, usage.
     "output under a file": (lambda t: gen("H100_80GB", MLP, "-o", _file(t) / "out"),
                             "cannot create the output directory"),
