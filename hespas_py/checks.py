@@ -39,11 +39,14 @@ class Number:
         bounded = self.low is not None or self.high is not None
         parts = ["an integer" if self.integer else "a number" if bounded else "a finite number"]
         if self.low is not None:
-            parts.append(f"{'>' if self.low_open else '>='} {self.low:g}")
+            parts.append(f"{'>' if self.low_open else '>='} {self._bound(self.low)}")
         if self.high is not None:
-            parts.append(f"{'and ' if self.low is not None else ''}<= {self.high:g}"
+            parts.append(f"{'and ' if self.low is not None else ''}<= {self._bound(self.high)}"
                          + (f" ({self.why_high})" if self.why_high else ""))
         return " ".join(parts)
+
+    def _bound(self, bound: float) -> str:
+        return str(int(bound)) if self.integer else f"{bound:g}"
 
     def problem(self, value: Any) -> str | None:
         """``must be <rule>`` when ``value`` breaks the rule, else None."""

@@ -3,8 +3,9 @@
 A node config is ``{"perf_estimator": {"method": ..., "hardware": {...}}}``; a generation config
 adds top-level keys (``mlir_file``, ``output_dir``, ``split_strategy``, ...). Both are checked
 against one schema (`GEN_KEYS`, `PERF_ESTIMATOR_KEYS`, `HARDWARE_KEYS` plus the estimator's own
-``param_types``): an unknown key, a wrong type, a zero or negative rate or a missing required field
-is a `HespasError` naming the file and the key path, on one line.
+``param_types``): an unknown key, a wrong type, a number that is not finite or out of its range
+(a rate below 1e6/s, an efficiency outside (0, 1]) or a missing required field is a `HespasError`
+naming the file and the key path, on one line.
 
 ``hardware`` keys (rates in FLOP/s, bandwidth in bytes/s):
 
