@@ -241,6 +241,9 @@ def test_undecodable_attribute_in_simulate(tmp_path, capsys, monkeypatch) -> Non
                              "H100_80GB_4GPU")
     assert code == 2 and stderr.count("\n") == 1, stderr
     assert stderr.startswith(f"error: {trace}: node ") and "does not decode" in stderr
+    code, _, stderr = hespas(capsys, monkeypatch, "trace", "show", trace)
+    assert code == 2 and stderr.count("\n") == 1, stderr
+    assert stderr.startswith(f"error: {trace}: not a Chakra trace")
 
 
 def test_string_where_trace_show_expects_a_number(tmp_path, capsys, monkeypatch) -> None:
