@@ -102,15 +102,23 @@ class GenConfig:
         ``overrides`` (command-line values; None means "not given") win over the file:
         ``mlir_file``, ``output_dir``, ``split_strategy``, ``merge``, ``block_lim``,
         ``num_npus``, ``module``, ``loop_trips``, ``combine_threshold``, ``clean``,
-        ``cache_dir``, ``disable_cache``.
+        ``cache_dir``, ``disable_cache``. ``estimator`` replaces the config's method (a preset
+        named alone runs `hespas_py.estimate.hardware.PRESET_METHOD`); ``params`` (``KEY=VALUE``
+        texts, `hespas_py.estimate.hardware.parse_params`) are added to the hardware's params.
         """
         from hespas_py.estimate import hardware as hw
 
-        path, preset = hw.config_file(config, what="config file")
+        estimator, params = overrides.pop("estimator", None), overrides.pop("params", None)
+        estimator = estimator.strip().lower() if estimator else None
+        path, preset = hw.config_file(config, estimator or hw.PRESET_METHOD, what="config file")
         data, source = hw.read_config(path), str(path)
-        hardware = hw.hardware_from_config(data, source, name=preset)
-        perf = data["perf_estimator"]
-        method = perf["method"].strip().lower()
+        perf = data.get("perf_estimator")
+        method = estimator or (hw.PRESET_METHOD if preset else None)
+        hardware = hw.hardware_from_config(data, source, method, name=preset)
+        method = method or perf["method"].strip().lower()
+        if params:
+            hardware = dataclasses.replace(
+                hardware, params={**hardware.params, **hw.parse_params(params, method)})
         settings: dict[str, Any] = {
             "mlir_file": data.get("mlir_file"),
             "output_dir": data.get("output_dir"),
@@ -193,9 +201,13 @@ def _check_output(config: GenConfig) -> None:
 
 def _staging_dir(out: Path) -> Path:
     """A fresh directory beside ``out`` (same file system, so the final rename is atomic)."""
-    out.parent.mkdir(parents=True, exist_ok=True)
     staging = out.parent / f".{out.name}.tmp-{os.getpid()}-{uuid.uuid4().hex[:8]}"
-    staging.mkdir()
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        staging.mkdir()
+    except OSError as exc:
+        raise HespasError(f"{out}: cannot create the output directory "
+                          f"({exc.strerror or exc})") from None
     return staging
 
 
@@ -278,16 +290,20 @@ def _summary(config: GenConfig, source: str, stats: Mapping[str, Any], traces,
     }
 
 
-def generate(config: GenConfig, progress: ProgressHook | None = None) -> GenResult:
+def generate(config: GenConfig, progress: ProgressHook | None = None,
+             check_layout: Callable[[DeviceLayout], None] | None = None) -> GenResult:
     """Read, split, estimate and write traces and stats (see the module docstring).
 
-    Python's cyclic garbage collector is paused meanwhile (`gc_paused`).
+    ``check_layout`` sees the device layout as soon as it is known, before anything is written
+    (e.g. that a machine to simulate on has as many NPUs); it raises to stop the run. Python's
+    cyclic garbage collector is paused meanwhile (`gc_paused`).
     """
     with gc_paused():
-        return _generate(config, progress)
+        return _generate(config, progress, check_layout)
 
 
-def _generate(config: GenConfig, progress: ProgressHook | None) -> GenResult:
+def _generate(config: GenConfig, progress: ProgressHook | None,
+              check_layout: Callable[[DeviceLayout], None] | None) -> GenResult:
     from hespas_py.chakra.files import STATS_FILE
     from hespas_py.chakra.stats import module_stats
     from hespas_py.chakra.writer import write_traces
@@ -309,6 +325,8 @@ def _generate(config: GenConfig, progress: ProgressHook | None) -> GenResult:
                   **config.split_options())
     layout = DeviceLayout.for_module(module, config.num_npus,
                                      (b.ops[0] for b in graph.blocks if b.collective))
+    if check_layout is not None:
+        check_layout(layout)
     graph = dataclasses.replace(graph, num_devices=layout.num_devices)
     lap("split")
     log.info("read %s: %d top-level ops, %d devices", module.path, len(module.ops),

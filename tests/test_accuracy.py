@@ -150,6 +150,17 @@ def test_flash_rows_get_the_group_params_their_estimator_accepts(stand_in):
     assert params["tiny fast"] == {"f32_matmul_as_tf32": True}
 
 
+def test_command_line_params_reach_every_row_and_are_checked(stand_in):
+    evaluation = evaluate(groups(["hespas"]), ["roofline"], stand_in["hespas"],
+                          [stand_in["workloads"]], stand_in["systems"],
+                          params=["f32_matmul_as_tf32=true"])
+    assert all(dict(r.params) == {"f32_matmul_as_tf32": True} for r in evaluation.results)
+    with pytest.raises(HespasError, match="--param: unknown key fused_attention .*"
+                                          r"\(estimator roofline\)"):
+        evaluate(groups(["hespas"]), ["roofline"], stand_in["hespas"], [stand_in["workloads"]],
+                 stand_in["systems"], params=["fused_attention=true"])
+
+
 def test_scale_table_rejects_bad_rows():
     with pytest.raises(HespasError, match="line 2: a row that is not counted needs a reason"):
         parse_scale(scale_table([{"row": "x", "counted": "false"}]), "t.csv", "scale")

@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from hespas_py.chakra import writer
-from hespas_py.chakra.groups import MAX_DEVICES, DeviceLayout
+from hespas_py.chakra.groups import DeviceLayout
+from hespas_py.mlir.meshes import MAX_DEVICES
 from hespas_py.cli.compat import chakra_gen
 from hespas_py.errors import HespasError
 from hespas_py.mlir.bindings import ir, make_context
@@ -82,6 +83,56 @@ def test_unstated_counts_are_the_smallest_the_groups_allow(tmp_path, attributes,
     layout = layout_of(path)
     assert (layout.num_replicas, layout.num_partitions) == expected
     assert layout.inferred == evidence and layout.as_json()["origin"] == "inferred"
+
+
+#: torch-xla/tt-xla style: a mesh, no counts, channel collectives whose groups are device ids.
+_TORCH_XLA_MESH = '  sdy.mesh @mesh = <["_axis_0"=2, "_axis_1"=4]>'
+
+
+@pytest.mark.parametrize("collectives, expected", [
+    # Groups fit in the 8-device mesh: device ids, 8 devices (by the letter: 8 replicas x 8).
+    ([f"all_reduce {CHANNEL}, {groups([[0, 4], [1, 5], [2, 6], [3, 7]])}",
+      f"all_gather all_gather_dim = 0 : i64, {CHANNEL}, {groups([[0, 1, 2, 3], [4, 5, 6, 7]])}"],
+     (1, 8, ((0, 4), (1, 5), (2, 6), (3, 7)))),
+    # A group names id 9, outside the mesh: today's rule (replicas x mesh partitions).
+    ([f"all_reduce {CHANNEL}, {groups([list(range(10))])}"], (10, 8, None)),
+])
+def test_foreign_channel_groups_inside_the_mesh_are_device_ids(tmp_path, caplog, collectives,
+                                                               expected) -> None:
+    path = tmp_path / "step.mlir"
+    path.write_text(step("", collectives, body=_TORCH_XLA_MESH))
+    module = load_module(path)
+    ops = [b.ops[0] for b in split(module, "linear_split").blocks if b.collective]
+    with caplog.at_level("WARNING", logger="hespas_py"):
+        layout = DeviceLayout.for_module(module, None, ops)
+    replicas, partitions, first_groups = expected
+    assert (layout.num_replicas, layout.num_partitions) == (replicas, partitions)
+    as_ids = "read as device ids" in caplog.text
+    assert as_ids == layout.channel_ids_are_devices == (first_groups is not None)
+    assert layout.as_json().get("channel_groups_as_device_ids", False) == as_ids
+    if first_groups is not None:
+        assert layout.groups(ops[0]) == first_groups
+        assert layout.groups(ops[1]) == ((0, 1, 2, 3), (4, 5, 6, 7))
+
+
+def test_stated_counts_keep_the_letter_of_the_spec(tmp_path) -> None:
+    """With mhlo.num_replicas stated, a channel's groups stay replica ids (spanning partitions)."""
+    path = tmp_path / "step.mlir"
+    path.write_text(step("mhlo.num_replicas = 2 : i32, mhlo.num_partitions = 4 : i32",
+                         [f"all_reduce {CHANNEL}, {groups([[0, 1]])}"], body=_TORCH_XLA_MESH))
+    layout = layout_of(path)
+    assert (layout.num_devices, layout.channel_ids_are_devices) == (8, False)
+
+
+def test_shared_kimi_k2_layer_runs_on_its_mesh_of_8(shared_dir, tmp_path, capsys,
+                                                    monkeypatch) -> None:
+    """The tt-mlir Kimi-K2 layer (mesh 2x4, no counts stated) came out as 64 devices."""
+    path = shared_dir / "workloads" / "kimi_k2_1_layer_sharded_shlo.mlir"
+    code, stdout, stderr = run(chakra_gen, ["H100_80GB", "--mlir_file", str(path), "--output",
+                                            str(tmp_path / "out"), "--json"], capsys, monkeypatch)
+    assert code == 0, stderr
+    assert json.loads(stdout)["num_devices"] == 8
+    assert "read as device ids" in stderr
 
 
 def test_xla_optimized_module_without_its_counts_gets_them_back(tmp_path) -> None:

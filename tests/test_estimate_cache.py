@@ -10,7 +10,7 @@ import pytest
 
 from hespas_py.errors import HespasError
 from hespas_py.estimate import Estimate, Estimator, Hardware, get_estimator
-from hespas_py.estimate.cache import CachedEstimator, canonical_block_text
+from hespas_py.estimate.cache import CachedEstimator, _checksum, canonical_block_text
 from hespas_py.mlir.ops import Op
 from hespas_py.split.blocks import Block, BlockGraph
 from test_estimate_costs import T, make_op, scalar_region
@@ -109,6 +109,26 @@ def test_damaged_entry_is_detected_and_recomputed(tmp_path: Path, damage) -> Non
     assert (cached.stats.corrupt, cached.stats.hits) == (1, 0)
     json.loads(entry.read_text())  # rewritten whole
     assert CachedEstimator(Counting(HW), tmp_path).estimate(chain(10)) == result
+
+
+@pytest.mark.parametrize("field, value", [
+    ("time_s", 1e308), ("time_s", None), ("time_s", "fast"), ("time_s", -1.0),
+    ("flops", float("nan")), ("bytes", 2.0 ** 70), ("peak_flops", True),
+])
+def test_well_formed_entry_with_impossible_values_is_recomputed(tmp_path: Path, field,
+                                                                value) -> None:
+    """An entry whose checksum matches but whose figures cannot be (issue 19 reproducer)."""
+    with CachedEstimator(get_estimator("roofline", HW), tmp_path) as cached:
+        right = cached.estimate(chain(10))
+    [entry] = list(tmp_path.rglob("*.json"))
+    stored = json.loads(entry.read_text())
+    stored["estimate"][field] = value
+    stored["sha256"] = _checksum(json.dumps(stored["estimate"], sort_keys=True))
+    entry.write_text(json.dumps(stored))
+    inner = Counting(HW)
+    with CachedEstimator(inner, tmp_path) as cached:
+        assert cached.estimate(chain(10)) == right
+    assert inner.calls == 1 and cached.stats.corrupt == 1
 
 
 def test_failed_write_is_reported_on_close(tmp_path: Path) -> None:

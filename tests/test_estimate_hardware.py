@@ -97,11 +97,11 @@ def test_fingerprint_changes_with_any_number(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("hardware, fragment", [
     ({"bogus": 1}, "unknown key perf_estimator.hardware.bogus"),
-    ({"peak_flops": "fast"}, "perf_estimator.hardware.peak_flops must be a number > 0"),
-    ({"peak_flops": True}, "perf_estimator.hardware.peak_flops must be a number > 0"),
-    ({"memory_bandwidth": -5}, "perf_estimator.hardware.memory_bandwidth must be a number > 0"),
-    ({"vector_flops": 0}, "perf_estimator.hardware.vector_flops must be a number > 0"),
-    ({"per_datatype_flops": {"f16": -1}}, "per_datatype_flops ['f16'] must be a number > 0"),
+    ({"peak_flops": "fast"}, "perf_estimator.hardware.peak_flops must be a number >= 1e+06"),
+    ({"peak_flops": True}, "perf_estimator.hardware.peak_flops must be a number >= 1e+06"),
+    ({"memory_bandwidth": -5}, "perf_estimator.hardware.memory_bandwidth must be a number >= 1e+06"),
+    ({"vector_flops": 0}, "perf_estimator.hardware.vector_flops must be a number >= 1e+06"),
+    ({"per_datatype_flops": {"f16": -1}}, "per_datatype_flops ['f16'] must be a number >= 1e+06"),
     ({"per_datatype_flops": [1, 2]}, "per_datatype_flops must be an object"),
     ({"f32_matmul_as_tf32": "yes"}, "f32_matmul_as_tf32 must be true or false"),
     ({"num_npus": 0}, "num_npus must be an integer >= 1"),

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 
 import pytest
 
 from hespas_py.cli.compat import chakra_gen
 from hespas_py.cli.main import main
+from hespas_py.pipeline import GenConfig
 from test_pipeline import HARDWARE, TINY_MLIR
 
 
@@ -54,11 +56,12 @@ def test_hespas_gen_table_and_trace_show(tmp_path, tiny, capsys, monkeypatch):
                           capsys, monkeypatch)
     assert code == 0
     assert "compute estimate" in stdout and "top ops by estimated time" in stdout
+    assert re.search(r"estimator +fused_roofline", stdout)  # a preset name: its best estimator
     code, stdout, _ = run(main, ["trace", "show", str(out), "--json"], capsys, monkeypatch)
     shown = json.loads(stdout)
     assert code == 0 and shown["ranks"] == 4 and len(shown["traces"]) == 2
     assert shown["traces"][0]["by_type"] == {"COMP_NODE": 3, "COMM_COLL_NODE": 1}
-    assert shown["module_stats"]["estimator"] == "roofline"
+    assert shown["module_stats"]["estimator"] == "fused_roofline"
     code, stdout, _ = run(main, ["trace", "show", str(out / "dev.2.et")], capsys, monkeypatch)
     assert code == 0 and "ALL_REDUCE" in stdout
 
@@ -69,7 +72,7 @@ def test_hespas_gen_table_and_trace_show(tmp_path, tiny, capsys, monkeypatch):
     ({"perf_estimator": {"method": "roofline", "hardware": HARDWARE}, "block_lim": "x"}, [],
      "block_lim must be an integer"),
     ({"perf_estimator": {"method": "roofline", "hardware": {**HARDWARE, "peak_flops": -1}}}, [],
-     "peak_flops must be a number > 0"),
+     "peak_flops must be a number >= 1e+06"),
     ({"perf_estimator": {"hardware": HARDWARE}}, [], "missing required key perf_estimator.method"),
     ({"perf_estimator": {"method": "roofline", "hardware": HARDWARE}}, ["--split_fn", "bogus"],
      "unknown split strategy 'bogus'"),
@@ -129,3 +132,37 @@ def test_system_config_simulates_after_generating(shared_dir, tmp_path, tiny, ca
     assert [d["id"] for d in simulation["devices"]] == [0, 1, 2, 3]
     compute_us = json.loads(stdout)["compute_estimate_s"] * 1e6
     assert simulation["step_time_s"] * 1e6 > compute_us        # plus the all-reduce
+
+
+@pytest.mark.parametrize("flags, estimator, params", [
+    ([], "fused_roofline", {}),                                   # a preset: its best estimator
+    (["--estimator", "roofline"], "roofline", {}),
+    (["--param", "fused_attention=true", "--param", "tensor_efficiency=0.5"], "fused_roofline",
+     {"fused_attention": True, "tensor_efficiency": 0.5}),
+])
+def test_estimator_and_params_on_the_command_line(tmp_path, tiny, capsys, monkeypatch, flags,
+                                                  estimator, params):
+    out = tmp_path / "out"
+    code, stdout, stderr = run(main, ["gen", "H100_80GB", "--mlir_file", str(tiny), "-o", str(out),
+                                      "--json", *flags], capsys, monkeypatch)
+    assert code == 0, stderr
+    assert json.loads(stdout)["estimator"] == estimator
+    settings = GenConfig.from_config("H100_80GB", mlir_file=tiny, output_dir=out,
+                                     estimator=flags[1] if flags[:1] == ["--estimator"] else None,
+                                     params=flags[1::2] if flags[:1] == ["--param"] else None)
+    assert settings.method == estimator
+    assert {k: settings.hardware.params[k] for k in params} == params
+
+
+@pytest.mark.parametrize("flags, message", [
+    (["--estimator", "guess"], "unknown estimator 'guess'"),
+    (["--param", "tensor_efficiency=2"], "--param: tensor_efficiency must be a number > 0 and <= 1"),
+    (["--param", "gemm_tile"], "--param 'gemm_tile': expected KEY=VALUE"),
+    (["--estimator", "roofline", "--param", "fused_attention=true"],
+     "--param: unknown key fused_attention"),
+])
+def test_bad_estimator_flags_are_one_line(tmp_path, tiny, capsys, monkeypatch, flags, message):
+    code, stdout, stderr = run(main, ["gen", "H100_80GB", "--mlir_file", str(tiny), "-o",
+                                      str(tmp_path / "out"), *flags], capsys, monkeypatch)
+    assert (code, stdout) == (2, "") and stderr.count("\n") == 1
+    assert stderr.startswith("error: ") and message in stderr

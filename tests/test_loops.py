@@ -209,6 +209,9 @@ def test_loop_trips_flag(entry, tmp_path, capsys, monkeypatch):
     code, out, err = run("--loop-trips", "0")
     assert (code, out) == (2, "")
     assert err == "error: --loop-trips must be at least 1, not 0\n"
+    code, out, err = run("--loop-trips", str(2 ** 31))  # refused before its second iteration
+    assert (code, out) == (2, "") and err.count("\n") == 1
+    assert "a loop of 2,147,483,648 iterations (assumed)" in err and "--loop-trips" in err
 
 
 def test_xla_estimators_cut_blocks_out_of_loop_bodies():

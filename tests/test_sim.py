@@ -285,7 +285,7 @@ def test_load_system_dir_reads_the_astra_sim_folder(tmp_path):
     ("load_network", "network.yml",
      "topology: [Torus]\nnpus_count: [4]\nbandwidth: [1]\nlatency: [1]\n", "Torus"),
     ("load_network", "network.yml",
-     "topology: [Ring]\nnpus_count: [1]\nbandwidth: [1]\nlatency: [1]\n", "larger than 1"),
+     "topology: [Ring]\nnpus_count: [1]\nbandwidth: [1]\nlatency: [1]\n", r"npus_count\[0\] must be an integer >= 2"),
     ("load_network", "network.yml", "topology: [Ring\n", "not YAML"),
     ("load_system", "system.json", '{"all-reduce-implementation": ["butterfly"]}', "butterfly"),
     ("load_system", "system.json", '{"scheduling-policy": "RANDOM"}', "scheduling-policy"),

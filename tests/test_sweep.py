@@ -64,6 +64,17 @@ def test_rerun_does_no_work(small, tmp_path, monkeypatch):
     assert again.work == Work(traces_reused=4, points_reused=8)  # traces read for the skips
 
 
+@pytest.mark.parametrize("damage", ["{not json", '{"step_time_s": 1e999, "compute_s": 0, '
+                                    '"comm_s": 0, "exposed_comm_s": 0}',
+                                    '{"step_time_s": "slow"}', "null"])
+def test_damaged_point_entry_is_simulated_again(tmp_path, damage):
+    store = Store(tmp_path / "store")
+    store.put_point("ab12", tasks.Figures(1.0, 0.5, 0.5, 0.25))
+    assert store.point("ab12") == tasks.Figures(1.0, 0.5, 0.5, 0.25)
+    next((tmp_path / "store").rglob("ab12.json")).write_text(damage)
+    assert store.point("ab12") is None
+
+
 class Interrupting(InProcess):
     """Stops (as Ctrl-C would) after ``results`` tasks have finished."""
 

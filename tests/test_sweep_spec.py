@@ -34,7 +34,18 @@ BAD_SPECS = {
                               "split.combine_threshold must be 0 (off) or more bytes"),
     "unknown variant": (_with(variants={"bandwith_scale": [1]}), "unknown variant key"),
     "bad variant value": (_with(variants={"bandwidth_scale": [1, -2]}),
-                          "variants.bandwidth_scale[1] must be a number > 0"),
+                          "variants.bandwidth_scale[1] must be a number >= 1e-06"),
+    # Reproducers of issue 19: each was a traceback, or an error after the store was written.
+    "split strategy a list": (_with(split={"strategy": ["linear_split"]}),
+                              'split.strategy must be a strategy name, got ["linear_split"]'),
+    "infinite latency variant": ("workloads: [mlp_dp_4dev]\nnodes: [H100_80GB]\n"
+                                 "systems: [H100_80GB_4GPU]\nvariants: {latency: [.inf]}\n",
+                                 "variants.latency[0] must be a number >= 0 and <= 1e+12"),
+    "NaN bandwidth variant": ("workloads: [mlp_dp_4dev]\nnodes: [H100_80GB]\n"
+                              "systems: [H100_80GB_4GPU]\nvariants: {bandwidth: [.nan]}\n",
+                              "variants.bandwidth[0] must be a number"),
+    "block_lim a float": (_with(split={"strategy": "linear_split", "block_lim": 2.5}),
+                          "split.block_lim must be an integer >= 1, got 2.5"),
     "variant not a list": (_with(variants={"topology": "Ring"}), "variants.topology must be"),
     "wrong dimension count": (_with(variants={"bandwidth": [[100, 200]]}),
                               "variants.bandwidth[0] has 2 values but system H100_80GB_4GPU "

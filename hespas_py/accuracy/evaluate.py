@@ -40,7 +40,8 @@ class Result:
         case: what was predicted.
         estimator: estimator name.
         estimated_s: simulated step time.
-        params: hardware params added for this row (the group's ``flash_params``).
+        params: hardware params added for this row (the group's ``flash_params``, then
+            ``--param``).
         unmodelled: what the run did that this estimator could not be told ("" when nothing).
     """
 
@@ -163,15 +164,18 @@ class Evaluation:
 
 def evaluate(groups: Iterable[Group], estimators: Iterable[str], measured: Optional[Path] = None,
              workloads: Iterable[Path] = (), systems: Path = SYSTEMS_DIR,
-             approximate: bool = False) -> Evaluation:
+             approximate: bool = False, params: Iterable[str] = ()) -> Evaluation:
     """Predict every reproducible row of ``groups`` with each estimator (``measured``: the table of
     the one group given, instead of the packaged one; ``approximate``: also rows of guessed
-    configurations)."""
+    configurations; ``params``: ``KEY=VALUE`` estimator params for every row, over the group's,
+    checked for each estimator as `hespas_py.estimate.hardware.parse_params` does)."""
     from hespas_py.estimate.base import estimator_class
+    from hespas_py.estimate.hardware import parse_params
 
     groups, names = list(groups), list(dict.fromkeys(estimators))
     for name in names:
         estimator_class(name)
+    given = {name: parse_params(list(params), name) for name in names}
     if measured is not None and len(groups) != 1:
         raise HespasError("--measured replaces the table of one group: name it with --group")
     workloads = list(workloads)
@@ -183,8 +187,10 @@ def evaluate(groups: Iterable[Group], estimators: Iterable[str], measured: Optio
         for case in cases:
             try:
                 for name in names:
-                    params, unmodelled = row_params(group, case.row, name)
-                    results.append(Result(case, name, predict(case, name, params), params, unmodelled))
+                    row, unmodelled = row_params(group, case.row, name)
+                    chosen = {**row, **given[name]}
+                    results.append(Result(case, name, predict(case, name, chosen), chosen,
+                                          unmodelled))
             except DeviceCountMismatch as exc:
                 skipped.append((case.row, str(exc)))
     if not results:

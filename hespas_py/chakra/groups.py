@@ -20,6 +20,12 @@ above, and with the size of its ``sdy.mesh`` (the partitions of a Shardy module)
 below 1, or too small for an id a collective names, is bad input, and so is a layout of more
 than `MAX_DEVICES` devices.
 
+Modules of other frontends: when a module states neither count and has an ``sdy.mesh``, and the
+``replica_groups`` of its channel collectives all fit inside the mesh, those groups are read as
+device ids (`DeviceLayout.channel_ids_are_devices`, with a warning): torch-xla and tt-xla write
+device ids there but drop ``use_global_device_ids``, and by the letter of the rules above a
+module on a mesh of 8 would run on 8 replicas x 8 partitions.
+
 A module that runs on a single device (e.g. a pmap step exported on one device, whose groups
 are ``[[0]]``: "every replica") can be run on N devices with ``--num_npus N``: its groups can
 only have meant "every device", so each group collective then spans all N devices, and a
@@ -28,33 +34,41 @@ only have meant "every device", so each group collective then spans all N device
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import math
 from dataclasses import dataclass
 from typing import Any, Iterable
 
 from hespas_py.errors import HespasError
+from hespas_py.mlir.meshes import MAX_DEVICES
 from hespas_py.mlir.ops import Module, Op
 
 log = logging.getLogger(__name__)
 
 _REPLICA_FIRST = frozenset({"all_reduce", "all_gather", "reduce_scatter"})
 _PERMUTE = "collective_permute"
-#: The most devices a layout may have. The trace writer keeps per device a few machine words per
-#: distinct collective and writes (or hard-links) one file per device; ASTRA-sim opens one trace
-#: per NPU. 2^17 covers the largest clusters trained on to date (about 100,000 GPUs).
-MAX_DEVICES = 1 << 17
 
 
 def _has_channel(op: Op) -> bool:
     return int(op.attrs.get("channel_handle") or 0) > 0
 
 
-def id_space(op: Op) -> str:
+def _channel_groups(op: Op) -> bool:
+    """Whether ``op`` is a group collective whose channel makes its ``replica_groups`` span every
+    partition (a channel, no ``use_global_device_ids``)."""
+    return (op.short_name in _REPLICA_FIRST and _has_channel(op)
+            and not op.attrs.get("use_global_device_ids"))
+
+
+def id_space(op: Op, channel_ids_are_devices: bool = False) -> str:
     """What the ids of a collective's ``replica_groups`` or ``source_target_pairs`` number:
-    ``replica``, ``partition`` or ``device`` (module docstring)."""
+    ``replica``, ``partition`` or ``device`` (module docstring); ``channel_ids_are_devices``:
+    the ``replica_groups`` of a channel are device ids (`DeviceLayout.channel_ids_are_devices`)."""
     if op.short_name in _REPLICA_FIRST:
-        return "device" if _has_channel(op) and op.attrs.get("use_global_device_ids") else "replica"
+        if _has_channel(op) and (channel_ids_are_devices or op.attrs.get("use_global_device_ids")):
+            return "device"
+        return "replica"
     return "partition" if _has_channel(op) else "replica"
 
 
@@ -88,17 +102,24 @@ class _Need:
         return f"the {what} of {self.op.name} ({space} {self.count - 1})"
 
 
-def _needs(collectives: Iterable[Op]) -> dict[str, _Need]:
-    """Per id space, the largest id the collectives name (each distinct op looked at once)."""
-    needs: dict[str, _Need] = {}
+def _distinct(collectives: Iterable[Op]) -> list[Op]:
+    """The collectives, each distinct op (name and attributes) once."""
     seen: set[tuple[str, int]] = set()
+    distinct = []
     for op in collectives:
         key = (op.name, id(op.attrs))
-        if key in seen:
-            continue
-        seen.add(key)
+        if key not in seen:
+            seen.add(key)
+            distinct.append(op)
+    return distinct
+
+
+def _needs(collectives: Iterable[Op], channel_ids_are_devices: bool = False) -> dict[str, _Need]:
+    """Per id space, the largest id the (distinct) collectives name."""
+    needs: dict[str, _Need] = {}
+    for op in collectives:
         top = max((i for ids in _listed(op) for i in ids), default=-1)
-        space = id_space(op)
+        space = id_space(op, channel_ids_are_devices)
         if top >= 0 and (space not in needs or top + 1 > needs[space].count):
             needs[space] = _Need(top + 1, op)
     return needs
@@ -123,6 +144,9 @@ class DeviceLayout:
         inferred: what the counts the module does not state were inferred from (e.g. "the
             replica_groups of stablehlo.all_reduce (device 7)"); empty when it states both (or
             the layout was built directly).
+        channel_ids_are_devices: the ``replica_groups`` of a collective with a channel are
+            device ids, as if it had ``use_global_device_ids`` (`for_module`: a module of
+            another frontend).
     """
 
     num_replicas: int
@@ -130,6 +154,7 @@ class DeviceLayout:
     source: str = ""
     widened: bool = False
     inferred: str = ""
+    channel_ids_are_devices: bool = False
 
     @property
     def num_devices(self) -> int:
@@ -149,9 +174,14 @@ class DeviceLayout:
         path = module.path
         stated_replicas = _at_least_one(path, "mhlo.num_replicas", module.num_replicas)
         stated_partitions = _at_least_one(path, "mhlo.num_partitions", module.num_partitions)
-        needs = _needs(collectives)
-        layout = cls._inferred(path, stated_replicas, stated_partitions, needs,
-                               math.prod(module.mesh.values()))
+        mesh_size = math.prod(module.mesh.values())  # at most MAX_DEVICES (the reader checks)
+        collectives = _distinct(collectives)
+        as_devices = (stated_replicas is None and stated_partitions is None
+                      and _channel_ids_fit(path, collectives, mesh_size))
+        needs = _needs(collectives, as_devices)
+        layout = cls._inferred(path, stated_replicas, stated_partitions, needs, mesh_size)
+        if as_devices:
+            layout = dataclasses.replace(layout, channel_ids_are_devices=True)
         layout._check_needs(needs, stated_replicas, stated_partitions)
         if num_npus is not None and num_npus != layout.num_devices:
             if num_npus < 1:
@@ -216,11 +246,18 @@ class DeviceLayout:
                           f"module has {statement}")
 
     def as_json(self) -> dict[str, Any]:
-        """The layout for ``module_stats.json``: counts and where they came from."""
+        """The layout for ``module_stats.json``: counts, where they came from, and whether channel
+        groups were read as device ids."""
         origin = "--num_npus" if self.widened else "inferred" if self.inferred else "stated"
         return {"num_devices": self.num_devices, "num_replicas": self.num_replicas,
                 "num_partitions": self.num_partitions, "origin": origin,
-                **({"inferred_from": self.inferred} if self.inferred else {})}
+                **({"inferred_from": self.inferred} if self.inferred else {}),
+                **({"channel_groups_as_device_ids": True} if self.channel_ids_are_devices
+                   else {})}
+
+    def space(self, op: Op) -> str:
+        """What the ids of ``op``'s groups or pairs number in this layout (`id_space`)."""
+        return id_space(op, self.channel_ids_are_devices)
 
     def device(self, replica: int, partition: int) -> int:
         """Global id of (replica, partition)."""
@@ -236,7 +273,7 @@ class DeviceLayout:
         if self.widened:
             return (tuple(range(self.num_devices)),)
         listed = _listed(op)
-        space = id_space(op)
+        space = self.space(op)
         if space == "device":
             groups = listed or (tuple(range(self.num_devices)),)
             for g in groups:
@@ -261,7 +298,7 @@ class DeviceLayout:
         if self.widened:
             return ()
         listed = _listed(op)
-        if id_space(op) == "partition":
+        if self.space(op) == "partition":
             for pair in listed:
                 self._check(op, pair, self.num_partitions, "partition")
             return tuple((self.device(r, s), self.device(r, t))
@@ -270,6 +307,25 @@ class DeviceLayout:
             self._check(op, pair, self.num_replicas, "replica")
         return tuple((self.device(s, p), self.device(t, p))
                      for p in range(self.num_partitions) for s, t in listed)
+
+
+def _channel_ids_fit(path: str, collectives: list[Op], mesh_size: int) -> bool:
+    """Whether a module stating no device counts reads the ``replica_groups`` of its channel
+    collectives as device ids: it has an ``sdy.mesh`` of several devices and every such group
+    fits inside it. torch-xla and tt-xla write device ids there and drop
+    ``use_global_device_ids`` on the way to StableHLO; read by the letter (replicas, times every
+    partition of the mesh) they would multiply the device count. Warned about when so."""
+    channel = [op for op in collectives if _channel_groups(op) and _listed(op)]
+    if mesh_size <= 1 or not channel:
+        return False
+    top = max(i for op in channel for ids in _listed(op) for i in ids)
+    if top >= mesh_size:
+        return False
+    log.warning("%s: the module states no replica or partition count; the replica_groups of its "
+                "collectives with a channel (ids up to %d) fit in its sdy.mesh of %d devices and "
+                "are read as device ids (as torch-xla writes them, use_global_device_ids dropped)",
+                path, top, mesh_size)
+    return True
 
 
 def _statement(space: str, replicas: int | None, partitions: int | None) -> str:

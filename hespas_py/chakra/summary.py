@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import math
 import re
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -17,6 +18,7 @@ from typing import Any
 from hespas_py.chakra.io import parse_trace, read_trace
 from hespas_py.chakra.schema import CollectiveCommType, NodeType, enum_name
 from hespas_py.chakra.files import COMM_GROUP_FILE, STATS_FILE
+from hespas_py.checks import shown
 from hespas_py.errors import HespasError
 
 _TRACE_FILE = re.compile(r"^(?P<prefix>.+)\.(?P<rank>\d+)\.et$")
@@ -82,6 +84,18 @@ def _bump(table: dict[str, dict[str, int]], key: str, size: int) -> None:
     entry["bytes"] += size
 
 
+def _count(path: str | Path, node: Any, attrs: dict[str, Any], name: str) -> int:
+    """Numeric attribute ``name`` of ``node`` as an integer (0 when absent); `HespasError` for
+    another kind of value (a string, a list, NaN)."""
+    value = attrs.get(name)
+    if value is None:
+        return 0
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise HespasError(f"{path}: node {node.id}: attribute {name} must be a number, got "
+                          f"{shown(value)}")
+    return int(value)
+
+
 def summarize_trace(path: str | Path, data: bytes | None = None) -> TraceSummary:
     """Decode ``path`` (or ``data``, its bytes already read) and tally it."""
     meta, nodes = read_trace(path) if data is None else parse_trace(path, io.BytesIO(data))
@@ -98,18 +112,18 @@ def summarize_trace(path: str | Path, data: bytes | None = None) -> TraceSummary
         attrs = node_attrs(node)
         if node.type == NodeType.COMP_NODE:
             micros += node.duration_micros
-            flops += int(attrs.get("num_ops") or 0)
-            tensor_bytes += int(attrs.get("tensor_size") or 0)
+            flops += _count(path, node, attrs, "num_ops")
+            tensor_bytes += _count(path, node, attrs, "tensor_size")
             entry = names.setdefault(node.name, [0, 0])
             entry[0] += 1
             entry[1] += node.duration_micros
         elif node.type == NodeType.COMM_COLL_NODE:
-            comm_type = int(attrs.get("comm_type") or 0)
+            comm_type = _count(path, node, attrs, "comm_type")
             comm = enum_name(CollectiveCommType, comm_type, f"UNKNOWN_{comm_type}")
-            _bump(collectives, comm, int(attrs.get("comm_size") or 0))
+            _bump(collectives, comm, _count(path, node, attrs, "comm_size"))
             pg_names.add(str(attrs.get("pg_name") or ""))
         elif node.type in (NodeType.COMM_SEND_NODE, NodeType.COMM_RECV_NODE):
-            _bump(p2p, kind, int(attrs.get("comm_size") or 0))
+            _bump(p2p, kind, _count(path, node, attrs, "comm_size"))
     top = sorted(names.items(), key=lambda item: (-item[1][1], item[0]))[:TOP_NAMES]
     return TraceSummary(
         path=str(path), version=meta.version, nodes=len(nodes), by_type=by_type, edges=edges,

@@ -19,7 +19,7 @@ communication for that collective: it gets no node, and blocks that read the col
 what the collective depended on. Devices whose node lists are identical share one file: it is
 written once and hard-linked (``dev.<i>.et``); where the file system allows no more links to it
 (ext4: 65,000), a copy is made and linked in turn. How many devices a layout may have is
-`hespas_py.chakra.groups.MAX_DEVICES`.
+`hespas_py.mlir.meshes.MAX_DEVICES`.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ import errno
 import functools
 import json
 import marshal
+import math
 import os
 import shutil
 from dataclasses import dataclass
@@ -39,6 +40,7 @@ from hespas_py.chakra.encoder import CompCosts, Comm, Plan, TraceEncoder, new_co
 from hespas_py.chakra.files import COMM_GROUP_FILE, trace_name
 from hespas_py.chakra.groups import DeviceLayout, grouping
 from hespas_py.chakra.schema import CollectiveCommType, NodeType
+from hespas_py.checks import TRACE_INT_MAX
 from hespas_py.errors import HespasError
 from hespas_py.estimate.base import Estimate
 from hespas_py.forking import Forked, max_jobs, shares
@@ -104,6 +106,15 @@ def collective_bytes(block: Block) -> int:
     return sum(t.nbytes for op in block.ops for t in op.operand_types)
 
 
+def _check_fits(graph: BlockGraph, block: Block, what: str, value: float) -> None:
+    """`HespasError` when a block's figure is not finite, negative, or too large for the trace."""
+    if math.isfinite(value) and 0 <= value <= TRACE_INT_MAX:
+        return
+    raise HespasError(f"{graph.source}: block {block.id} ({block.label}): its {what} ({value:.4g}) "
+                      f"is not a trace value (finite, 0 to 2^63 - 1): its tensors are too large "
+                      "or the node config's rates too small")
+
+
 def _plan(graph: BlockGraph, layout: DeviceLayout) -> tuple[Plan, dict[tuple[int, ...], int]]:
     """Per collective block, each device's communication nodes; and the group registry."""
     registry: dict[tuple[int, ...], int] = {}
@@ -121,6 +132,7 @@ def _plan(graph: BlockGraph, layout: DeviceLayout) -> tuple[Plan, dict[tuple[int
         roles = known.get(key)
         if roles is None:
             size = collective_bytes(block)
+            _check_fits(graph, block, "message size in bytes", size)
             same = (grouping(op), size)
             roles = alike.get(same)
             if roles is None:
@@ -202,9 +214,16 @@ def write_traces(out_dir: Path, graph: BlockGraph, estimates: Sequence[Estimate 
     are written in shares by forked children (`hespas_py.forking`), or here if one fails.
     """
     compute = [b for b in graph.blocks if not b.collective]
+    for block in compute:
+        estimate = estimates[block.id]
+        for what, value in (("time", estimate.time_s), ("FLOPs", estimate.flops),
+                            ("bytes", estimate.bytes)):
+            _check_fits(graph, block, what, value)
     micros = durations_micros([estimates[b.id].time_s for b in compute])
     comp_costs = {b.id: (m, round(estimates[b.id].flops), round(estimates[b.id].bytes))
                   for b, m in zip(compute, micros)}
+    for block, m in zip(compute, micros):
+        _check_fits(graph, block, "duration in microseconds", m)
     plan, registry = _plan(graph, layout)
     distinct = _distinct(plan)
     classes = _alike(distinct, layout.num_devices)

@@ -64,6 +64,9 @@ def accuracy(
         None, "--group", help=f"Group to evaluate (repeatable; {', '.join(GROUPS)} or all; default hespas)."),
     estimators: Optional[list[str]] = typer.Option(
         None, "--estimator", help=f"Estimator to evaluate (repeatable; default {DEFAULT_ESTIMATOR})."),
+    params: Optional[list[str]] = typer.Option(
+        None, "--param", metavar="KEY=VALUE", help="Estimator param for every row, as in a node "
+        "config's hardware section (repeatable; e.g. fused_attention=true)."),
     measured: Optional[Path] = typer.Option(
         None, "--measured", help="Measured table of the one group evaluated (default: the packaged one)."),
     workloads: Optional[list[Path]] = typer.Option(
@@ -75,7 +78,8 @@ def accuracy(
 ) -> None:
     """Compare predicted step times with measured hardware, row by row."""
     names = list(dict.fromkeys(estimators or [DEFAULT_ESTIMATOR]))
-    evaluation = evaluate(groups(group_names), names, measured, workloads or [], systems, approximate)
+    evaluation = evaluate(groups(group_names), names, measured, workloads or [], systems, approximate,
+                          params or [])
     if plot is not None:
         from hespas_py.accuracy.plot import plot as draw
 

@@ -64,4 +64,4 @@ def chakra_gen() -> None:
 
     tool = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
     tool.command(help=gen.__doc__)(gen)
-    run_guarded(tool)
+    run_guarded(lambda: tool(standalone_mode=False))

@@ -19,8 +19,9 @@ def fail(message: str) -> NoReturn:
 def run_guarded(entry: Callable[[], object]) -> None:
     """Run a command-line entry, turning bad input into one line and exit code 2.
 
-    Typer/click apps run in their standalone mode, so usage errors are reported by click itself
-    (usage line, exit 2); only `HespasError` and an interrupt are handled here.
+    A typer/click app is run as ``lambda: app(standalone_mode=False)``: a usage error (an unknown
+    flag, ``--block_lim abc``) then arrives here as a click exception and is printed as one line
+    too, instead of click's usage panel; a call without arguments still prints the help.
     """
     try:
         result = entry()
@@ -28,4 +29,23 @@ def run_guarded(entry: Callable[[], object]) -> None:
         fail(str(exc))
     except KeyboardInterrupt:
         fail("interrupted")
+    except Exception as exc:
+        _click_error(exc)
+        raise
     raise SystemExit(result if isinstance(result, int) else 0)
+
+
+def _click_error(exc: Exception) -> None:
+    """Report a click usage error (or abort) as one line and exit 2; return for anything else."""
+    import typer
+
+    # The click typer runs on (typer bundles its own copy): where its exceptions live.
+    click = sys.modules[typer.BadParameter.__module__]
+    no_args = getattr(click, "NoArgsIsHelpError", ())
+    if no_args and isinstance(exc, no_args):
+        print(exc.ctx.get_help() if exc.ctx else exc.format_message(), file=sys.stderr)
+        raise SystemExit(EXIT_BAD_INPUT)
+    if isinstance(exc, typer.Abort):
+        fail("interrupted")
+    if isinstance(exc, click.ClickException):
+        fail(" ".join(exc.format_message().split()))

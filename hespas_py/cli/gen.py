@@ -3,9 +3,10 @@
 Options and config file are the published tool's (``CONFIG --mlir_file F --output DIR --split_fn
 ... --merge/--no-merge --block_lim N --num_npus N --clean``), plus ``--module N`` (which module of
 a file that holds several), ``--loop-trips N`` (iterations of a loop whose trip count is not
-static), ``--combine-threshold BYTES`` (XLA's collective combiners), ``--cache-dir``, ``--json`` and ``--system-config`` (simulate the traces right after
+static), ``--combine-threshold BYTES`` (XLA's collective combiners), ``--estimator NAME`` and
+``--param KEY=VALUE`` (the estimator and its params), ``--cache-dir``, ``--json`` and ``--system-config`` (simulate the traces right after
 writing them, with the built-in ASTRA-sim-semantics simulator). CONFIG is a JSON config file
-or a node preset name (``A100_SXM_40GB``).
+or a node preset name (``A100_SXM_40GB``: its most accurate estimator, fused_roofline).
 Logs go to stderr; the summary (a table, or JSON with ``--json``) to stdout; a progress bar is
 shown only when stdout is a terminal.
 """
@@ -70,7 +71,8 @@ def print_summary(summary: Mapping[str, Any]) -> None:
     split = summary["split"]
     rows = [
         ("module", summary["mlir_file"]),
-        ("hardware", f"{summary['hardware']} ({summary['estimator']})"),
+        ("hardware", summary["hardware"]),
+        ("estimator", summary["estimator"]),
         ("split", " ".join([split["strategy"], *(f"{k}={v}" for k, v in split.items()
                                                   if k != "strategy")])),
         ("devices", str(summary["num_devices"])),
@@ -117,16 +119,25 @@ def _load_machine(system: str):
     return system, setup.system, setup.network
 
 
-def _simulate(out_dir: Path, num_devices: int, machine) -> dict[str, Any]:
+def _fits(machine):
+    """A `generate` layout check: the machine has an NPU per device (before any output)."""
+    from hespas_py.errors import HespasError
+
+    label, _, network = machine
+
+    def check(layout) -> None:
+        if network.num_npus != layout.num_devices:
+            raise HespasError(f"{label}: the machine has {network.num_npus} NPUs but the module "
+                              f"runs on {layout.num_devices} devices")
+    return check
+
+
+def _simulate(out_dir: Path, machine) -> dict[str, Any]:
     """Simulate the traces in ``out_dir`` on ``machine``; the summary's ``simulation`` entry."""
     from hespas_py.chakra.files import COMM_GROUP_FILE, TRACE_PREFIX
-    from hespas_py.errors import HespasError
     from hespas_py.sim.simulate import simulate
 
     label, system, network = machine
-    if network.num_npus != num_devices:
-        raise HespasError(f"{label}: the machine has {network.num_npus} NPUs but the traces are "
-                          f"for {num_devices} devices")
     result = simulate(out_dir / TRACE_PREFIX, system, network, comm_groups=out_dir / COMM_GROUP_FILE)
     logging.getLogger("hespas_py").info("simulated on %s", label)
     return {"system": label, "step_time_s": result.step_time_ns * 1e-9, **result.as_json()}
@@ -159,6 +170,12 @@ def gen(
         help="Merge independent collectives of one kind and group up to BYTES each, as XLA's "
         "collective combiners do (GPU default 31457280); per kind: all_reduce=B,all_gather=B,"
         "reduce_scatter=B (kinds left out: off); 0 or unset: off."),
+    estimator: Optional[str] = typer.Option(
+        None, "--estimator", help="Estimator (roofline, fused_roofline, xla_cost, xla_profile); "
+        "default: the config's method, or fused_roofline for a preset name."),
+    params: Optional[list[str]] = typer.Option(
+        None, "--param", metavar="KEY=VALUE", help="Estimator param, as in the config's hardware "
+        "section (repeatable; e.g. fused_attention=true)."),
     clean: bool = typer.Option(False, "--clean", help="Replace an existing output directory."),
     cache_dir: Optional[Path] = typer.Option(None, "--cache-dir",
                                              help="Estimate cache directory (shared by runs)."),
@@ -181,16 +198,17 @@ def gen(
         split_strategy=split_fn.strip().lower() if split_fn else None, merge=merge,
         block_lim=block_lim, num_npus=num_npus, module=module, loop_trips=loop_trips,
         combine_threshold=combine_threshold, clean=clean or None,
-        cache_dir=cache_dir)
+        cache_dir=cache_dir, estimator=estimator, params=params)
+    check = _fits(machine) if machine is not None else None
     if sys.stdout.isatty() and not json_out:
         progress, hook = _progress_bar()
         with progress:
-            result = generate(settings, hook)
+            result = generate(settings, hook, check)
     else:
-        result = generate(settings)
+        result = generate(settings, check_layout=check)
     summary = dict(result.summary)
     if machine is not None:
-        summary["simulation"] = _simulate(result.output_dir, result.layout.num_devices, machine)
+        summary["simulation"] = _simulate(result.output_dir, machine)
     if json_out:
         print(json.dumps(summary, indent=1))
     else:

@@ -27,4 +27,4 @@ from hespas_py.cli import commands  # noqa: E402,F401
 
 def main() -> None:
     """Console-script entry point."""
-    run_guarded(app)
+    run_guarded(lambda: app(standalone_mode=False))

@@ -14,6 +14,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Mapping
 
+from hespas_py.checks import Number
 from hespas_py.errors import HespasError
 from hespas_py.split.blocks import Block, BlockGraph
 
@@ -109,8 +110,9 @@ class Estimator(ABC):
     #: Registry name, as given in configs and on the command line.
     name: ClassVar[str]
     #: Estimator-specific settings it reads from ``Hardware.params``: key -> type (bool, int,
-    #: float or str). Config validation rejects any other key.
-    param_types: ClassVar[Mapping[str, type]] = {}
+    #: float or str; a number: any finite one) or a `hespas_py.checks.Number` range. Config
+    #: validation rejects any other key, and any value outside its type or range.
+    param_types: ClassVar[Mapping[str, type | Number]] = {}
 
     def __init__(self, hardware: Hardware) -> None:
         self.hardware = hardware

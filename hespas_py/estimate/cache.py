@@ -11,7 +11,8 @@ One JSON file per key, ``<cache_dir>/<key[:2]>/<key>.json``, holding the `Estima
 of its canonical JSON. Files are written to a temporary name unique to the writing process in the
 same directory and moved into place with ``os.replace``, so processes sharing a directory never
 see a partial entry; an entry that does not parse or whose checksum does not match (corrupt,
-truncated) is recomputed and rewritten. Identical blocks within one run are also served from
+truncated), or whose figures are impossible (`hespas_py.checks`: a time of 1e308 s, null, a
+string), is recomputed and rewritten. Identical blocks within one run are also served from
 memory. Writes run on a background thread (file creation is slow on many filesystems); `close`
 (or leaving the ``with`` block) waits for them and reports a failed write.
 
@@ -31,6 +32,7 @@ from itertools import count
 from pathlib import Path
 from typing import Any
 
+from hespas_py.checks import NON_NEGATIVE, TRACE_INT_MAX, Number
 from hespas_py.errors import HespasError
 from hespas_py.estimate.base import Estimate, Estimator, OpCost
 from hespas_py.mlir.ops import Op, Region, TensorType
@@ -126,11 +128,27 @@ def _estimate_to_json(estimate: Estimate) -> dict[str, Any]:
                        for c in estimate.per_op]}
 
 
+#: What a stored count (FLOPs, bytes) and time may be: what a trace can carry.
+_COUNT = Number(0, TRACE_INT_MAX)
+_TIME = Number(0, TRACE_INT_MAX * 1e-6)
+
+
+def _valid(value: Any, rule: Number) -> Any:
+    """``value`` if it keeps ``rule``; `ValueError` (an entry to recompute) otherwise."""
+    if rule.problem(value):
+        raise ValueError(value)
+    return value
+
+
 def _estimate_from_json(data: dict[str, Any]) -> Estimate:
-    rows = tuple(OpCost(name, dtype, flops, nbytes, time_s, fallback, tuple(notes))
+    """The stored estimate; `ValueError`/`TypeError` when any figure is impossible (not a
+    number, not finite, negative, beyond a trace's range) though its checksum matches."""
+    rows = tuple(OpCost(str(name), str(dtype), _valid(flops, _COUNT), _valid(nbytes, _COUNT),
+                        _valid(time_s, _TIME), bool(fallback), tuple(map(str, notes)))
                  for name, dtype, flops, nbytes, time_s, fallback, notes in data["per_op"])
-    return Estimate(time_s=data["time_s"], flops=data["flops"], bytes=data["bytes"],
-                    per_op=rows, peak_flops=data["peak_flops"])
+    return Estimate(time_s=_valid(data["time_s"], _TIME), flops=_valid(data["flops"], _COUNT),
+                    bytes=_valid(data["bytes"], _COUNT), per_op=rows,
+                    peak_flops=_valid(data["peak_flops"], NON_NEGATIVE))
 
 
 def _checksum(body: str) -> str:

@@ -59,6 +59,7 @@ import hashlib
 import math
 from typing import ClassVar, Hashable, Mapping
 
+from hespas_py.checks import FRACTION, NON_NEGATIVE, SHARE, Number
 from hespas_py.estimate.base import Estimate, Hardware, OpCost, register
 from hespas_py.estimate.cache import canonical_block_text
 from hespas_py.estimate.fusion import (FLASH_BACKWARD, FLASH_FORWARD, Kernel, Kind,
@@ -96,10 +97,14 @@ class FusedRoofline(Roofline):
     context_dependent = True
     param_types: ClassVar[Mapping[str, type]] = {
         **Roofline.param_types,
-        **{p: float for p in (*_NUMERIC_PARAMS, *_ATTENTION_PARAMS)},
-        "num_cores": int,
-        "gemm_tile": int,
-        "mxu_size": int,
+        "launch_overhead_s": NON_NEGATIVE,
+        "compute_memory_overlap": SHARE,
+        **{p: FRACTION for p in ("memory_efficiency", "tensor_efficiency", "vector_efficiency",
+                                 *_ATTENTION_PARAMS)},
+        # Upper bounds: far past any chip (2^20 cores, 2^16-wide tiles and arrays).
+        "num_cores": Number(0, 1 << 20, integer=True),
+        "gemm_tile": Number(1, 1 << 16, integer=True),
+        "mxu_size": Number(0, 1 << 16, integer=True),
         "conv_channel_padding": bool,
         "fused_attention": bool,
         **{f"{p}_source": str for p in (*_NUMERIC_PARAMS, *_ATTENTION_PARAMS, "num_cores",

@@ -3,8 +3,9 @@
 A node config is ``{"perf_estimator": {"method": ..., "hardware": {...}}}``; a generation config
 adds top-level keys (``mlir_file``, ``output_dir``, ``split_strategy``, ...). Both are checked
 against one schema (`GEN_KEYS`, `PERF_ESTIMATOR_KEYS`, `HARDWARE_KEYS` plus the estimator's own
-``param_types``): an unknown key, a wrong type, a zero or negative rate or a missing required field
-is a `HespasError` naming the file and the key path, on one line.
+``param_types``): an unknown key, a wrong type, a number that is not finite or out of its range
+(a rate below 1e6/s, an efficiency outside (0, 1]) or a missing required field is a `HespasError`
+naming the file and the key path, on one line.
 
 ``hardware`` keys (rates in FLOP/s, bandwidth in bytes/s):
 
@@ -22,17 +23,20 @@ is a `HespasError` naming the file and the key path, on one line.
 ``hardware`` may also be a preset name (``"H100_SXM_80GB"``) instead of a dict.
 A preset ``NAME`` is ``configs/nodes/NAME/<method>/config.json`` in the repository, or
 ``configs/nodes/NAME/roofline/config.json`` when the method has no config of its own (the
-hardware numbers are the same).
+hardware numbers are the same). A preset named without a method (``hespas gen H100_80GB``) runs
+`PRESET_METHOD`. ``--param KEY=VALUE`` on the command line is checked by the same rules
+(`parse_params`); every number's rule is a `hespas_py.checks.Number`.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from hespas_py.checks import Number
 from hespas_py.errors import HespasError, unknown_preset
 from hespas_py.estimate.base import Hardware, estimator_class
 from hespas_py.resources import shipped
@@ -41,6 +45,9 @@ from hespas_py.resources import shipped
 PRESETS_DIR = shipped("configs", "nodes")
 #: Method whose preset file any method falls back to.
 DEFAULT_METHOD = "roofline"
+#: The estimator a node preset named alone (``hespas gen H100_80GB``) runs: the most accurate
+#: (`hespas accuracy`).
+PRESET_METHOD = "fused_roofline"
 
 
 @dataclass(frozen=True)
@@ -58,24 +65,11 @@ class Field:
 
 def _number(minimum: float, inclusive: bool = False,
             maximum: float | None = None) -> Callable[[Any], str | None]:
-    bound = f">= {minimum:g}" if inclusive else f"> {minimum:g}"
-    what = f"a number {bound}" + (f" and <= {maximum:g}" if maximum is not None else "")
-
-    def check(value: Any) -> str | None:
-        ok = (isinstance(value, (int, float)) and not isinstance(value, bool)
-              and (value >= minimum if inclusive else value > minimum)
-              and (maximum is None or value <= maximum))
-        return None if ok else f"must be {what}"
-    return check
+    return Number(minimum, maximum, low_open=not inclusive).problem
 
 
 def _integer(minimum: int | None) -> Callable[[Any], str | None]:
-    def check(value: Any) -> str | None:
-        ok = isinstance(value, int) and not isinstance(value, bool) and (
-            minimum is None or value >= minimum)
-        return None if ok else ("must be an integer" if minimum is None
-                                else f"must be an integer >= {minimum}")
-    return check
+    return Number(minimum, integer=True).problem
 
 
 def _of_type(kind: type) -> Callable[[Any], str | None]:
@@ -98,8 +92,9 @@ def _dtype_rates(value: Any) -> str | None:
     if not isinstance(value, dict):
         return "must be an object mapping element types to FLOP/s"
     for dtype, rate in value.items():
-        if _number(0)(rate):
-            return f"[{dtype!r}] must be a number > 0"
+        problem = _RATE(rate)
+        if problem:
+            return f"[{dtype!r}] {problem}"
     return None
 
 
@@ -115,7 +110,9 @@ def _hardware_value(value: Any) -> str | None:
     return None if isinstance(value, (dict, str)) else "must be an object or a preset name"
 
 
-_POSITIVE = _number(0)
+#: FLOP/s and bytes/s: a rate below 1 M/s is no accelerator's, and a kernel's time at it could
+#: overflow the trace's duration.
+_RATE = Number(1e6).problem
 _FLAG = _of_type(bool)
 _TEXT = _of_type(str)
 
@@ -150,10 +147,10 @@ PERF_ESTIMATOR_KEYS: Mapping[str, Field] = {
 
 #: Keys of ``perf_estimator.hardware`` every method accepts.
 HARDWARE_KEYS: Mapping[str, Field] = {
-    "peak_flops": Field(_POSITIVE, required=True),
-    "memory_bandwidth": Field(_POSITIVE, required=True),
+    "peak_flops": Field(_RATE, required=True),
+    "memory_bandwidth": Field(_RATE, required=True),
     "per_datatype_flops": Field(_dtype_rates),
-    "vector_flops": Field(_POSITIVE),
+    "vector_flops": Field(_RATE),
     "num_npus": Field(_integer(1)),
     "tdp_W": Field(_number(0, inclusive=True)),
     "hbm_power_ratio": Field(_number(0, inclusive=True, maximum=1)),
@@ -166,8 +163,13 @@ _NOT_PARAMS = frozenset({"peak_flops", "memory_bandwidth", "per_datatype_flops",
                          "num_npus"})
 
 _PARAM_CHECKS: Mapping[type, Callable[[Any], str | None]] = {
-    bool: _FLAG, int: _integer(None), float: _number(float("-inf")), str: _TEXT,
+    bool: _FLAG, int: _integer(None), float: Number().problem, str: _TEXT,
 }
+
+
+def _param_rule(kind: type | Number) -> Field:
+    """The rule of an estimator param: its `Number` range, or any finite value of its type."""
+    return Field(kind.problem if isinstance(kind, Number) else _PARAM_CHECKS[kind])
 
 
 def _check(section: Mapping[str, Any], rules: Mapping[str, Field], source: str,
@@ -187,7 +189,7 @@ def _check(section: Mapping[str, Any], rules: Mapping[str, Field], source: str,
 
 def _hardware_rules(method: str) -> dict[str, Field]:
     params = estimator_class(method).param_types
-    return {**HARDWARE_KEYS, **{k: Field(_PARAM_CHECKS[t]) for k, t in params.items()}}
+    return {**HARDWARE_KEYS, **{k: _param_rule(t) for k, t in params.items()}}
 
 
 def _check_perf_estimator(perf: Mapping[str, Any], source: str, method: str | None) -> None:
@@ -210,6 +212,28 @@ def validate_config(config: Mapping[str, Any], source: str, method: str | None =
         raise HespasError(f"{source}: the config must be a JSON object")
     _check(config, GEN_KEYS, source, "")
     _check_perf_estimator(config["perf_estimator"], source, method)
+
+
+def parse_params(items: Sequence[str], method: str) -> dict[str, Any]:
+    """Command-line ``KEY=VALUE`` params (``--param``) for estimator ``method``: each VALUE read
+    as JSON (``true``, ``0.5``, ``128``), else as text, and checked as the same key of a config
+    file's ``hardware`` section would be (`HespasError` naming ``--param KEY`` otherwise)."""
+    rules = {k: v for k, v in _hardware_rules(method).items() if k not in _NOT_PARAMS}
+    params: dict[str, Any] = {}
+    for item in items:
+        key, equals, text = item.partition("=")
+        key = key.strip()
+        if not equals or not key:
+            raise HespasError(f"--param {item!r}: expected KEY=VALUE")
+        try:
+            params[key] = json.loads(text)
+        except json.JSONDecodeError:
+            params[key] = text
+    try:
+        _check(params, rules, "--param", "")
+    except HespasError as exc:
+        raise HespasError(f"{exc} (estimator {method})") from None
+    return params
 
 
 def read_config(path: str | Path) -> dict[str, Any]:

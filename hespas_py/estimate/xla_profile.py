@@ -20,6 +20,7 @@ from typing import ClassVar, Mapping
 
 import numpy as np
 
+from hespas_py.checks import Number
 from hespas_py.errors import HespasError
 from hespas_py.estimate.base import Estimate, OpCost, register
 from hespas_py.estimate.costs import op_work
@@ -66,7 +67,8 @@ class XlaProfile(XlaBlockEstimator):
 
     name = "xla_profile"
     param_types: ClassVar[Mapping[str, type]] = {
-        **XlaBlockEstimator.param_types, "warmup": int, "repeats": int}
+        **XlaBlockEstimator.param_types, "warmup": Number(0, integer=True),
+        "repeats": Number(1, integer=True)}
 
     def __init__(self, hardware) -> None:
         super().__init__(hardware)

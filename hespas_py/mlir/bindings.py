@@ -18,8 +18,13 @@ __all__ = ["chlo", "ir", "make_context", "mhlo", "sdy", "stablehlo"]
 
 
 def make_context(*, allow_unregistered_dialects: bool = False) -> ir.Context:
-    """A fresh context with the upstream (func, ...), stablehlo, vhlo, chlo, mhlo and sdy dialects."""
+    """A fresh context with the upstream (func, ...), stablehlo, vhlo, chlo, mhlo and sdy dialects.
+
+    Single-threaded: with MLIR's thread pool, parsing a malformed file (a second top-level op)
+    sometimes never returns.
+    """
     context = ir.Context()
+    context.enable_multithreading(False)
     registry = ir.DialectRegistry()
     _jax_mlir_ext.register_dialects(registry)
     context.append_dialect_registry(registry)

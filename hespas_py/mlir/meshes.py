@@ -5,7 +5,13 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from hespas_py.errors import HespasError
 from hespas_py.mlir.bindings import ir, sdy, stablehlo
+
+#: The most devices a module may run on. The trace writer keeps per device a few machine words per
+#: distinct collective and writes (or hard-links) one file per device; ASTRA-sim opens one trace
+#: per NPU. 2^17 covers the largest clusters trained on to date (about 100,000 GPUs).
+MAX_DEVICES = 1 << 17
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,13 +29,19 @@ class Mesh:
 
     @classmethod
     def of(cls, axes: list[tuple[str, int]], device_ids: list[int]) -> "Mesh":
-        """A mesh whose device ids default to the iota when ``device_ids`` is empty."""
+        """A mesh whose device ids default to the iota when ``device_ids`` is empty;
+        `ValueError` for more than `MAX_DEVICES` devices."""
         size = math.prod(axis_size for _, axis_size in axes)
+        if size > MAX_DEVICES:
+            shape = ", ".join(f"{name}={axis_size}" for name, axis_size in axes)
+            raise ValueError(f"a mesh of {size:,} devices ({shape}); at most {MAX_DEVICES:,} "
+                             "are supported")
         return cls(tuple(axes), tuple(device_ids) if device_ids else tuple(range(size)))
 
 
-def read_meshes(module: ir.Module) -> dict[str, Mesh]:
-    """Every top-level ``sdy.mesh`` symbol of ``module`` by name, in declaration order."""
+def read_meshes(module: ir.Module, path: str = "") -> dict[str, Mesh]:
+    """Every top-level ``sdy.mesh`` symbol of ``module`` (read from ``path``) by name, in
+    declaration order."""
     meshes: dict[str, Mesh] = {}
     for op in module.body.operations:
         op = op.operation
@@ -37,9 +49,11 @@ def read_meshes(module: ir.Module) -> dict[str, Mesh]:
             continue
         mesh = sdy.MeshAttr(op.attributes["mesh"])
         axes = [sdy.MeshAxisAttr(axis) for axis in mesh.axes]
-        meshes[op.attributes["sym_name"].value] = Mesh.of(
-            [(axis.name, axis.size) for axis in axes], list(mesh.device_ids)
-        )
+        try:
+            meshes[op.attributes["sym_name"].value] = Mesh.of(
+                [(axis.name, axis.size) for axis in axes], list(mesh.device_ids))
+        except ValueError as exc:
+            raise HespasError(f"{path}: sdy.mesh @{op.attributes['sym_name'].value}: {exc}") from None
     return meshes
 
 

@@ -89,7 +89,7 @@ def load_modules(path: str | Path, *, outline: bool = False) -> Iterator[Module]
 def _read(parsed: ParsedModule, outline: bool) -> Module:
     name = parsed.label
     module = parsed.module
-    meshes = read_meshes(module)
+    meshes = read_meshes(module, name)
     reader = OutlineWalk if outline else _FunctionReader
     try:
         functions = reader(name, module, meshes, hash).read_all()

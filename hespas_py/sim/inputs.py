@@ -16,7 +16,9 @@ from typing import Any, Mapping
 
 import yaml
 
+from hespas_py.checks import Number
 from hespas_py.errors import HespasError
+from hespas_py.mlir.meshes import MAX_DEVICES
 from hespas_py.sim.machine import (ALGORITHMS, IMPLEMENTATION_KEYS, TOPOLOGIES, Algorithm,
                                    NetworkConfig, RemoteMemoryConfig, SystemConfig)
 
@@ -55,16 +57,54 @@ def _read_json(path: Path) -> Any:
         raise HespasError(f"{path}: not JSON ({exc.msg} at line {exc.lineno})") from None
 
 
-def _number_list(path: Path, doc: Mapping, key: str, kind: type) -> tuple:
+#: NPUs per dimension; their product is bounded by `MAX_DEVICES` (`check_network`).
+NPUS = Number(2, MAX_DEVICES, integer=True)
+#: Link bandwidth (GB/s): below 1 kB/s, one message could take longer than a trace can say.
+BANDWIDTH = Number(1e-6, 1e9)
+#: Per-hop latency (ns): up to 1,000 s.
+LATENCY = Number(0, 1e12)
+#: Per-key rules of system.json's numbers.
+SYSTEM_NUMBERS: Mapping[str, Number] = {
+    "endpoint-delay": Number(0, 1e12),
+    "active-chunks-per-dimension": Number(1, 1 << 16, integer=True),
+    # Every collective becomes this many chunks on every NPU (0: ASTRA-sim's own crash); 4,096
+    # took ResNet-50's step on 4 NPUs 2 minutes.
+    "preferred-dataset-splits": Number(0, 1 << 8, integer=True,
+                                       why_high="chunks per collective, bounded to keep the "
+                                                "simulation's work in check"),
+    "local-mem-bw": Number(0, 1e9),
+    "peak-perf": Number(0, 1e9),
+}
+
+
+def _number_list(path: Path, doc: Mapping, key: str, rule: Number) -> tuple:
     value = doc.get(key)
     if not isinstance(value, list) or not value:
         raise HespasError(f"{path}: '{key}' must be a non-empty list")
-    try:
-        if kind is int and any(isinstance(v, float) and not v.is_integer() for v in value):
-            raise ValueError
-        return tuple(kind(v) for v in value)
-    except (TypeError, ValueError):
-        raise HespasError(f"{path}: '{key}' must hold numbers, got {value}") from None
+    for i, item in enumerate(value):
+        rule.check(item, str(path), f"{key}[{i}]")
+    return tuple(value)
+
+
+def check_network(network: NetworkConfig, source: str) -> NetworkConfig:
+    """``network`` when its per-dimension lists agree with its topology and every number keeps
+    its rule (`NPUS`, `BANDWIDTH`, `LATENCY`; at most `MAX_DEVICES` NPUs in all); `HespasError`
+    naming ``source`` otherwise."""
+    dims = len(network.topology)
+    for key, rule in (("npus_count", NPUS), ("bandwidth", BANDWIDTH), ("latency", LATENCY)):
+        values = getattr(network, key)
+        if len(values) != dims:
+            raise HespasError(f"{source}: length of {key} ({len(values)}) doesn't match the "
+                              f"{dims} dimension(s) of topology")
+        for i, value in enumerate(values):
+            rule.check(value, source, f"{key}[{i}]")
+    total = 1
+    for count in network.npus_count:
+        total *= count
+        if total > MAX_DEVICES:
+            raise HespasError(f"{source}: npus_count {list(network.npus_count)} makes more than "
+                              f"{MAX_DEVICES:,} NPUs, the most supported")
+    return network
 
 
 def load_network(path: str | Path) -> NetworkConfig:
@@ -82,21 +122,10 @@ def load_network(path: str | Path) -> NetworkConfig:
     for name in topology:
         if name not in TOPOLOGIES:
             raise HespasError(f"{path}: topology {name!r} not supported (use {', '.join(TOPOLOGIES)})")
-    network = NetworkConfig(tuple(topology), _number_list(path, doc, "npus_count", int),
-                            _number_list(path, doc, "bandwidth", float),
-                            _number_list(path, doc, "latency", float))
-    dims = len(network.topology)
-    for key in ("npus_count", "bandwidth", "latency"):
-        if len(getattr(network, key)) != dims:
-            raise HespasError(f"{path}: length of {key} ({len(getattr(network, key))}) doesn't "
-                              f"match the {dims} dimension(s) of topology")
-    if any(n <= 1 for n in network.npus_count):
-        raise HespasError(f"{path}: npus_count {list(network.npus_count)}: each must be larger than 1")
-    if any(b <= 0 for b in network.bandwidth):
-        raise HespasError(f"{path}: bandwidth {list(network.bandwidth)}: each must be positive")
-    if any(lat < 0 for lat in network.latency):
-        raise HespasError(f"{path}: latency {list(network.latency)}: each must be non-negative")
-    return network
+    network = NetworkConfig(tuple(topology), _number_list(path, doc, "npus_count", NPUS),
+                            tuple(map(float, _number_list(path, doc, "bandwidth", BANDWIDTH))),
+                            tuple(map(float, _number_list(path, doc, "latency", LATENCY))))
+    return check_network(network, str(path))
 
 
 def leading_int(text: str) -> int | None:
@@ -123,11 +152,8 @@ def parse_algorithm(text: str) -> Algorithm:
 
 
 def _number(path: Path, doc: Mapping, key: str, default: float) -> float:
-    """``doc[key]`` (``default`` when absent), which must be a JSON number."""
-    value = doc.get(key, default)
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise HespasError(f"{path}: '{key}' must be a number, got {value!r}")
-    return value
+    """``doc[key]`` (``default`` when absent), checked by its `SYSTEM_NUMBERS` rule."""
+    return SYSTEM_NUMBERS[key].check(doc.get(key, default), str(path), f"'{key}'")
 
 
 def system_from_dict(doc: Mapping, path: Path) -> SystemConfig:
@@ -151,8 +177,8 @@ def system_from_dict(doc: Mapping, path: Path) -> SystemConfig:
         if key not in doc:
             continue
         names = doc[key]
-        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
-            raise HespasError(f"{path}: '{key}' must be a list of algorithm names")
+        if not isinstance(names, list) or not names or not all(isinstance(n, str) for n in names):
+            raise HespasError(f"{path}: '{key}' must be a non-empty list of algorithm names")
         try:
             implementations[collective] = tuple(parse_algorithm(n) for n in names)
         except ValueError as exc:

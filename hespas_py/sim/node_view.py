@@ -113,7 +113,11 @@ def decode_node(path: Path, encoded: bytes, attributes: dict[bytes, tuple]) -> t
     for raw in view.attr:
         decoded = attributes.get(raw)
         if decoded is None:
-            decoded = attributes[raw] = _decode_attribute(raw)
+            try:
+                decoded = attributes[raw] = _decode_attribute(raw)
+            except DecodeError as exc:
+                raise HespasError(f"{path}: node {view.id}: an attribute does not decode "
+                                  f"({exc})") from None
         name, value, problem = decoded
         if problem is not None:
             raise HespasError(f"{path}: node {view.id}: {problem}")

@@ -189,13 +189,16 @@ def _schedule(dag: Dag, merged: dict[int, list[int]]) -> list[int]:
 
 def _recut(block_of: Sequence[int], order: list[int], merged: dict[int, list[int]]) -> list[list[int]]:
     """Groups along ``order``: a merged collective alone, every other op with the ops of its
-    former group next to it in ``order``."""
+    former group next to it in ``order``; an op of no group (``block_of`` -1: the loop counter's
+    ops) stays in none."""
     groups: list[list[int]] = []
-    last = -1
+    last = None
     for node in order:
         if node in merged:
             groups.append(merged[node])
-            last = -1
+            last = None
+        elif block_of[node] < 0:
+            continue
         elif block_of[node] == last:
             groups[-1].append(node)
         else:

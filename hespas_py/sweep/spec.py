@@ -24,6 +24,7 @@ from typing import Any, Callable, Mapping, TypeVar
 
 import yaml
 
+from hespas_py.checks import Number, shown
 from hespas_py.errors import HespasError
 from hespas_py.estimate.base import Hardware
 from hespas_py.sim.machine import SystemSetup
@@ -188,14 +189,15 @@ def _split(value: Any, source: str) -> Split:
         settings = {**settings, "combine_threshold": Thresholds.of(
             settings["combine_threshold"], f"{source}: split.combine_threshold")}
     split = Split(**settings)
+    if not isinstance(split.strategy, str):
+        raise HespasError(f"{source}: split.strategy must be a strategy name, got "
+                          f"{shown(split.strategy)}")
     try:
         splitter(split.strategy)
     except HespasError as exc:
         raise HespasError(f"{source}: split: {exc}") from None
-    if split.block_lim is not None and (not isinstance(split.block_lim, int)
-                                        or isinstance(split.block_lim, bool)
-                                        or split.block_lim < 1):
-        raise HespasError(f"{source}: split.block_lim must be an integer >= 1")
+    if split.block_lim is not None:
+        Number(1, integer=True).check(split.block_lim, source, "split.block_lim")
     if split.merge is not None and not isinstance(split.merge, bool):
         raise HespasError(f"{source}: split.merge must be true or false")
     return split

@@ -3,7 +3,8 @@
 ``<root>/traces/<key>/`` holds a trace set (``trace.<i>.et`` per distinct file, ``devices.json``
 mapping devices to files, ``comm_group.json``); ``<root>/points/<key[:2]>/<key>.json`` a point's
 figures. Every entry is written under a temporary name and renamed into place, so a reader (a
-rerun, a concurrent sweep, a sweep resumed after an interrupt) sees an entry whole or not at all.
+rerun, a concurrent sweep, a sweep resumed after an interrupt) sees an entry whole or not at all;
+a point entry that does not parse or holds an impossible figure is simulated again.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
+from hespas_py.checks import NON_NEGATIVE
 from hespas_py.sweep.tasks import Figures, TraceFiles
 
 _DEVICES = "devices.json"
@@ -63,11 +65,15 @@ class Store:
             shutil.rmtree(staging, ignore_errors=True)
 
     def point(self, key: str) -> Figures | None:
-        """The stored figures of point ``key``, or None."""
+        """The stored figures of point ``key``, or None (absent, or an entry that does not parse
+        or holds an impossible figure: simulated again)."""
         try:
-            return Figures(**json.loads(self._point_file(key).read_text()))
-        except FileNotFoundError:
+            figures = Figures(**json.loads(self._point_file(key).read_text()))
+        except (OSError, UnicodeDecodeError, ValueError, TypeError):
             return None
+        if any(NON_NEGATIVE.problem(value) for value in dataclasses.astuple(figures)):
+            return None
+        return figures
 
     def put_point(self, key: str, figures: Figures) -> None:
         """Store a point's figures."""

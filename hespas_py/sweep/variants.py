@@ -4,14 +4,16 @@ A spec's ``variants`` maps keys to lists of values; every combination of one val
 variant of every system. Keys (a "per-dimension" value is one number or name for every dimension,
 or a list with one entry per network dimension, innermost first):
 
-- ``bandwidth``: network.yml ``bandwidth`` (GB/s, > 0), per dimension;
-- ``latency``: network.yml ``latency`` (ns, >= 0), per dimension;
+- ``bandwidth``: network.yml ``bandwidth`` (GB/s, as network.yml allows:
+  `hespas_py.sim.inputs.BANDWIDTH`), per dimension;
+- ``latency``: network.yml ``latency`` (ns, `hespas_py.sim.inputs.LATENCY`), per dimension;
 - ``topology``: network.yml ``topology`` (Ring, Switch or FullyConnected), per dimension;
 - ``algorithm``: the collective algorithm (ring, direct, halvingDoubling, ...), per dimension,
   written to all four system.json ``*-implementation`` lists;
 - ``collective_optimization``: system.json ``collective-optimization`` (baseline or
   localBWAware);
-- ``bandwidth_scale``: a number > 0 multiplying every dimension's network.yml ``bandwidth``.
+- ``bandwidth_scale``: a number (1e-6 to 1e6) multiplying every dimension's network.yml
+  ``bandwidth``.
 
 They are applied in this order, so ``bandwidth_scale`` scales the ``bandwidth`` a variant sets.
 """
@@ -23,23 +25,14 @@ from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
 from hespas_py.errors import HespasError
-from hespas_py.sim.inputs import parse_algorithm
+from hespas_py.checks import Number
+from hespas_py.sim.inputs import BANDWIDTH, LATENCY, parse_algorithm
 from hespas_py.sim.machine import (ALGORITHMS, IMPLEMENTATION_KEYS, TOPOLOGIES, NetworkConfig,
                                    SystemConfig)
 
 Machine = tuple[SystemConfig, NetworkConfig]
-
-
-def _is_number(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
-
-
-def _positive(value: Any) -> str | None:
-    return None if _is_number(value) and value > 0 else "must be a number > 0"
-
-
-def _non_negative(value: Any) -> str | None:
-    return None if _is_number(value) and value >= 0 else "must be a number >= 0"
+#: ``bandwidth_scale``: a factor within a million either way.
+_SCALE = Number(1e-6, 1e6)
 
 
 def _topology(value: Any) -> str | None:
@@ -105,12 +98,12 @@ class VariantKey:
 
 #: The keys, in the order they are applied.
 VARIANT_KEYS: Mapping[str, VariantKey] = {
-    "bandwidth": VariantKey(_positive, _network("bandwidth", float), per_dimension=True),
-    "latency": VariantKey(_non_negative, _network("latency", float), per_dimension=True),
+    "bandwidth": VariantKey(BANDWIDTH.problem, _network("bandwidth", float), per_dimension=True),
+    "latency": VariantKey(LATENCY.problem, _network("latency", float), per_dimension=True),
     "topology": VariantKey(_topology, _network("topology", str), per_dimension=True),
     "algorithm": VariantKey(_algorithm, _set_algorithm, per_dimension=True),
     "collective_optimization": VariantKey(_optimization, _set_optimization),
-    "bandwidth_scale": VariantKey(_positive, _scale_bandwidth),
+    "bandwidth_scale": VariantKey(_SCALE.problem, _scale_bandwidth),
 }
 
 
