@@ -227,4 +227,5 @@ def build_graph(program: Program, grouping: Grouping,
     builder.instantiate(program, {}, None, 0)
     return BlockGraph(blocks=tuple(builder.blocks), num_devices=program.num_devices,
                       source=program.source, returned=program.returned,
-                      loops=tuple(builder.loops), assumptions=program.assumptions)
+                      loops=tuple(builder.loops), assumptions=program.assumptions,
+                      rewrites=program.rewrites)
