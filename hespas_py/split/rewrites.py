@@ -45,6 +45,8 @@ REDUCE_SCATTER_CREATOR = "reduce_scatter_creator"
 REWRITES = (REDUCE_SCATTER_CREATOR,)
 
 _VIEWS = frozenset({"reshape", "bitcast", "copy"})
+_ALL_REDUCES = frozenset({"stablehlo.all_reduce", "mhlo.all_reduce"})
+_RESHAPES = frozenset({"stablehlo.reshape", "mhlo.reshape"})
 _INDEX_TYPES = frozenset({"i32", "ui32"})
 
 #: Maps (op defining an index, device id) to the index that op yields on that device, or -1.
@@ -103,14 +105,16 @@ def _readers(ops: Sequence[Op | None], yielded: Sequence[int]) -> dict[int, list
     """Positions of the ops reading each all-reduce result and each reshape of one (a yielded
     value is also read, at position -1); empty without all-reduces."""
     readers: dict[int, list[int]] = {}
+    get = readers.get
     for position, op in enumerate(ops):
-        for value in (*op.operands, *op.captures) if op.captures else op.operands:
-            found = readers.get(value)
-            if found is not None and (not found or found[-1] != position):
-                found.append(position)
-                if op.short_name == "reshape":
-                    readers.update((r, []) for r in op.results)
-        if op.short_name == "all_reduce":
+        if readers:
+            for value in (*op.operands, *op.captures) if op.captures else op.operands:
+                found = get(value)
+                if found is not None and (not found or found[-1] != position):
+                    found.append(position)
+                    if op.name in _RESHAPES:
+                        readers.update((r, []) for r in op.results)
+        if op.name in _ALL_REDUCES:
             readers.update((r, []) for r in op.results)
     for value in yielded:
         if value in readers:
@@ -130,7 +134,7 @@ def _create_reduce_scatters(ops: list[Op | None], readers: Mapping[int, list[int
     """Rewrite every match in ``ops`` in place (a removed op becomes None); how many."""
     done = 0
     for position, op in enumerate(ops):
-        if op is None or op.short_name != "all_reduce":
+        if op is None or op.name not in _ALL_REDUCES:
             continue
         found = _match_reduce_scatter(op, ops, readers, producer, replicas, partitions)
         if found is None:
