@@ -84,6 +84,17 @@ def test_iterations_run_in_order():
     assert readers and all(_ancestors(graph, b.id).issuperset(forward[-1]) for b in readers)
 
 
+def test_nested_loop_iterations_run_in_order():
+    """Every block of a microbatch, inner loops' included, runs after all of the microbatch
+    before it."""
+    graph = graph_of("loops_nested_scan")
+    per = graph.loops[0].blocks_per_iteration
+    first = [b.id for b in graph.blocks if b.scope and b.id <= per]
+    second = [b.id for b in graph.blocks if b.scope and per < b.id <= 2 * per]
+    assert len(first) == len(second) == per
+    assert all(_ancestors(graph, b).issuperset(first) for b in second)
+
+
 def _ancestors(graph: BlockGraph, block: int) -> set[int]:
     seen: set[int] = set()
     pending = [block]
