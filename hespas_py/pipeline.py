@@ -7,7 +7,8 @@ an existing directory; without it an existing directory is an error). Output lay
 
 - ``dev.<i>.et``, ``comm_group.json``: the traces (`hespas_py.chakra.writer`);
 - ``module_stats.json``: the estimate's make-up (`hespas_py.chakra.stats`) plus ``traces``
-  (node counts) and ``timings_s`` (per phase);
+  (node counts), ``timings_s`` (per phase) and, when applied, ``collective_rewrites`` (ops each
+  of XLA's collective rewrites changed, `hespas_py.split.rewrites`);
 
 The estimate cache is used when a cache directory is given (``cache_dir`` in the config or
 ``--cache-dir``) and caching is not disabled; otherwise every block goes straight to the
@@ -71,6 +72,9 @@ class GenConfig:
         combine_threshold: bytes up to which independent collectives of one kind and group
             merge, per kind, as XLA's combiners merge them (`hespas_py.split.combine`); all
             zero: off.
+        collective_rewrites: apply XLA's collective rewrites (`hespas_py.split.rewrites`);
+            `from_config` turns them on for hardware built by XLA's GPU compiler
+            (`rewrites_by_default`) unless the config or command line says otherwise.
         clean: replace ``output_dir`` if it exists.
         cache_dir: the estimate cache directory (shared between runs); None: no cache.
         disable_cache: no cache even when ``cache_dir`` is set.
@@ -90,6 +94,7 @@ class GenConfig:
     module: int | None = None
     loop_trips: int = 1
     combine_threshold: Thresholds = Thresholds()
+    collective_rewrites: bool = False
     clean: bool = False
     cache_dir: Path | None = None
     disable_cache: bool = False
@@ -101,7 +106,8 @@ class GenConfig:
 
         ``overrides`` (command-line values; None means "not given") win over the file:
         ``mlir_file``, ``output_dir``, ``split_strategy``, ``merge``, ``block_lim``,
-        ``num_npus``, ``module``, ``loop_trips``, ``combine_threshold``, ``clean``,
+        ``num_npus``, ``module``, ``loop_trips``, ``combine_threshold``,
+        ``collective_rewrites``, ``clean``,
         ``cache_dir``, ``disable_cache``. ``estimator`` replaces the config's method (a preset
         named alone runs `hespas_py.estimate.hardware.PRESET_METHOD`); ``params`` (``KEY=VALUE``
         texts, `hespas_py.estimate.hardware.parse_params`) are added to the hardware's params.
@@ -132,6 +138,7 @@ class GenConfig:
             "module": None,
             "loop_trips": data.get("loop_trips", cls.loop_trips),
             "combine_threshold": data.get("combine_threshold", 0),
+            "collective_rewrites": data.get("collective_rewrites", rewrites_by_default(hardware)),
             "clean": data.get("clean", cls.clean),
             "cache_dir": data.get("cache_dir", perf.get("cache_dir")),
             "disable_cache": data.get("disable_cache", perf.get("disable_cache", cls.disable_cache)),
@@ -157,17 +164,28 @@ class GenConfig:
             num_npus=settings["num_npus"], module=settings["module"],
             loop_trips=int(settings["loop_trips"]),
             combine_threshold=Thresholds.of(settings["combine_threshold"], "--combine-threshold"),
+            collective_rewrites=bool(settings["collective_rewrites"]),
             clean=bool(settings["clean"]),
             cache_dir=Path(settings["cache_dir"]) if settings["cache_dir"] else None,
             disable_cache=bool(settings["disable_cache"]), source=source)
 
     def split_options(self) -> dict[str, Any]:
-        """Keyword options of the chosen splitter (``combine_threshold`` only when on)."""
+        """Keyword options of the chosen splitter (``combine_threshold`` and
+        ``collective_rewrites`` only when on)."""
         combine = {"combine_threshold": self.combine_threshold} if self.combine_threshold else {}
+        if self.collective_rewrites:
+            combine["collective_rewrites"] = True
         if self.split_strategy == "individual_split":
             return {"merge": self.merge, **combine}
         return {"block_lim": self.block_lim, "separator": self.separator,
                 "policy": self.separator_policy, **combine}
+
+
+def rewrites_by_default(hardware: Hardware) -> bool:
+    """Whether XLA's collective rewrites apply to ``hardware`` unless told otherwise: when its
+    ``compiler`` is ``xla_gpu`` (`hespas_py.split.rewrites` models that compiler's passes; the
+    TPU compiler's are not public)."""
+    return hardware.params.get("compiler") == "xla_gpu"
 
 
 @dataclass(frozen=True)
@@ -270,7 +288,7 @@ def _summary(config: GenConfig, source: str, stats: Mapping[str, Any], traces,
         "split": {"strategy": config.split_strategy, **{
             k: v.as_json() if isinstance(v, Thresholds) else v
             for k, v in config.split_options().items()
-            if k in ("merge", "block_lim", "combine_threshold")}},
+            if k in ("merge", "block_lim", "combine_threshold", "collective_rewrites")}},
         "num_devices": traces.num_devices,
         "compute_estimate_s": stats["runtime_s"],
         "flops_utilization": stats["flops_utilization"],
@@ -350,6 +368,8 @@ def _generate(config: GenConfig, progress: ProgressHook | None,
         stats["devices"] = layout.as_json()
         if config.combine_threshold:
             stats["combine_threshold"] = config.combine_threshold.as_json()
+        if config.collective_rewrites:
+            stats["collective_rewrites"] = dict(graph.rewrites)
         stats["traces"] = {"files": traces.files, "comm_groups": len(traces.comm_groups),
                            "nodes_per_device": {str(d): n for d, n in traces.nodes.items()},
                            "compute_micros": traces.total_micros}

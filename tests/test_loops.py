@@ -63,18 +63,36 @@ def test_scan_in_manual_computation_becomes_its_iterations(strategy, options):
         assert all(d < block.id for d in block.deps)
 
 
-def test_iteration_deps_follow_carried_values_only():
+def test_iterations_run_in_order():
     graph = graph_of("loops_scan_fsdp")
+    for scope in (1, 2):
+        runs = iterations(graph, scope)
+        for i, iteration in enumerate(runs):
+            gather = next(b for b in iteration if graph.blocks[b].collective)
+            # The weight slice and its all-gather read only the stacked weights (passed through)
+            # and the induction variable (a known constant), yet wait, as XLA runs a while, for
+            # all of the iteration before: its collectives and its last compute.
+            upstream = _ancestors(graph, gather)
+            assert upstream.issuperset(runs[i - 1] if i else ())
+            assert not upstream & {b for later in runs[i + 1:] for b in later}
+            if i and scope == 1:  # the activation is carried: iteration i computes on i - 1's
+                assert runs[i - 1][-1] in graph.blocks[iteration[-1]].deps
+    # What reads the forward loop's results (the backward loop) waits for its last iteration.
     forward = iterations(graph, 1)
-    for i, iteration in enumerate(forward):
-        gather = next(b for b in iteration if graph.blocks[b].collective)
-        # The weight slice and its all-gather read the stacked weights (passed through) and the
-        # induction variable (a known constant): no wait on any earlier iteration.
-        upstream = _ancestors(graph, gather)
-        assert not upstream & {b for earlier in forward[:i] for b in earlier}
-        compute = iteration[-1]
-        if i:  # the activation is carried: iteration i computes on iteration i - 1's result
-            assert forward[i - 1][-1] in graph.blocks[compute].deps
+    readers = [b for b in graph.blocks if b.id > forward[-1][-1]
+               and _ancestors(graph, b.id) & set(forward[-1])]
+    assert readers and all(_ancestors(graph, b.id).issuperset(forward[-1]) for b in readers)
+
+
+def test_nested_loop_iterations_run_in_order():
+    """Every block of a microbatch, inner loops' included, runs after all of the microbatch
+    before it."""
+    graph = graph_of("loops_nested_scan")
+    per = graph.loops[0].blocks_per_iteration
+    first = [b.id for b in graph.blocks if b.scope and b.id <= per]
+    second = [b.id for b in graph.blocks if b.scope and per < b.id <= 2 * per]
+    assert len(first) == len(second) == per
+    assert all(_ancestors(graph, b).issuperset(first) for b in second)
 
 
 def _ancestors(graph: BlockGraph, block: int) -> set[int]:

@@ -131,7 +131,8 @@ def test_missing_fields_and_presets(tmp_path):
         GenConfig.from_config(config_file(tmp_path), output_dir="o")
     preset = GenConfig.from_config("A100_SXM_40GB", mlir_file="m.mlir", output_dir="o",
                                    split_strategy="individual_split", merge=True)
-    assert preset.hardware.name == "A100_SXM_40GB" and preset.split_options() == {"merge": True}
+    assert preset.hardware.name == "A100_SXM_40GB"
+    assert preset.split_options() == {"merge": True, "collective_rewrites": True}  # a GPU preset
     with pytest.raises(HespasError, match="no such hardware config"):
         GenConfig.from_config("NO_SUCH_GPU", mlir_file="m.mlir", output_dir="o")
 

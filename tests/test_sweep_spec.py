@@ -32,6 +32,9 @@ BAD_SPECS = {
     "unknown split key": (_with(split={"strategy": "linear_split", "limit": 3}), "split.limit"),
     "bad combine threshold": (_with(split={"strategy": "linear_split", "combine_threshold": -1}),
                               "split.combine_threshold must be 0 (off) or more bytes"),
+    "bad collective rewrites": (_with(split={"strategy": "linear_split",
+                                             "collective_rewrites": "on"}),
+                                "split.collective_rewrites must be true or false"),
     "unknown variant": (_with(variants={"bandwith_scale": [1]}), "unknown variant key"),
     "bad variant value": (_with(variants={"bandwidth_scale": [1, -2]}),
                           "variants.bandwidth_scale[1] must be a number >= 1e-06"),
@@ -132,3 +135,18 @@ def test_split_combine_threshold_reaches_the_trace_jobs(tmp_path):
     assert not plain.config.combine_threshold
     assert combined.config.combine_threshold == Thresholds(30 << 20, 30 << 20, 30 << 20)
     assert plain.key != combined.key  # traces stored apart, never mixed up
+
+
+def test_split_collective_rewrites_reach_the_trace_jobs(tmp_path):
+    from hespas_py.sweep.plan import make_plan
+    from hespas_py.sweep.spec import load_spec
+
+    jobs = {}
+    for rewrites in (None, False):
+        split = {"strategy": "linear_split"} if rewrites is None else \
+            {"strategy": "linear_split", "collective_rewrites": rewrites}
+        spec = _with(workloads=["mlp_dp_4dev"], nodes=["H100_80GB"], split=split)
+        (jobs[rewrites],) = make_plan(load_spec(write_spec(tmp_path, spec))).traces
+    assert jobs[None].config.collective_rewrites  # a GPU preset's default
+    assert not jobs[False].config.collective_rewrites
+    assert jobs[None].key != jobs[False].key

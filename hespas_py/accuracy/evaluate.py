@@ -92,7 +92,7 @@ def predict(case: Case, estimator: str, params: Mapping[str, Any]) -> float:
     """Simulated step time of ``case`` with ``estimator`` and extra hardware ``params`` (seconds)."""
     from hespas_py.chakra.files import COMM_GROUP_FILE, TRACE_PREFIX
     from hespas_py.estimate.hardware import load_hardware
-    from hespas_py.pipeline import GenConfig, generate
+    from hespas_py.pipeline import GenConfig, generate, rewrites_by_default
     from hespas_py.sim.config import load_system_dir
     from hespas_py.sim.simulate import simulate
 
@@ -105,7 +105,8 @@ def predict(case: Case, estimator: str, params: Mapping[str, Any]) -> float:
         result = generate(GenConfig(
             mlir_file=case.workload_file, output_dir=out, hardware=hardware, method=estimator,
             split_strategy="linear_split", block_lim=_NO_LIMIT,
-            combine_threshold=case.row.combine_threshold))
+            combine_threshold=case.row.combine_threshold,
+            collective_rewrites=rewrites_by_default(hardware)))
         if result.layout.num_devices != setup.network.num_npus:
             raise DeviceCountMismatch(
                 f"{case.workload_file.name} runs on {result.layout.num_devices} devices, "

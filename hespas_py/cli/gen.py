@@ -4,7 +4,9 @@ Options and config file are the published tool's (``CONFIG --mlir_file F --outpu
 ... --merge/--no-merge --block_lim N --num_npus N --clean``), plus ``--module N`` (which module of
 a file that holds several), ``--loop-trips N`` (iterations of a loop whose trip count is not
 static), ``--combine-threshold BYTES`` (XLA's collective combiners), ``--estimator NAME`` and
-``--param KEY=VALUE`` (the estimator and its params), ``--cache-dir``, ``--json`` and ``--system-config`` (simulate the traces right after
+``--param KEY=VALUE`` (the estimator and its params),
+``--collective-rewrites/--no-collective-rewrites`` (XLA's collective rewrites; default: on for
+GPU presets), ``--cache-dir``, ``--json`` and ``--system-config`` (simulate the traces right after
 writing them, with the built-in ASTRA-sim-semantics simulator). CONFIG is a JSON config file
 or a node preset name (``A100_SXM_40GB``: its most accurate estimator, fused_roofline).
 Logs go to stderr; the summary (a table, or JSON with ``--json``) to stdout; a progress bar is
@@ -176,6 +178,11 @@ def gen(
     params: Optional[list[str]] = typer.Option(
         None, "--param", metavar="KEY=VALUE", help="Estimator param, as in the config's hardware "
         "section (repeatable; e.g. fused_attention=true)."),
+    collective_rewrites: Optional[bool] = typer.Option(
+        None, "--collective-rewrites/--no-collective-rewrites",
+        help="Apply XLA's collective rewrites (all-reduce + dynamic-slice by device id -> "
+        "reduce-scatter); default: the config's collective_rewrites, else on for GPU presets "
+        "(hardware compiler xla_gpu)."),
     clean: bool = typer.Option(False, "--clean", help="Replace an existing output directory."),
     cache_dir: Optional[Path] = typer.Option(None, "--cache-dir",
                                              help="Estimate cache directory (shared by runs)."),
@@ -197,8 +204,8 @@ def gen(
         config, mlir_file=mlir_file, output_dir=output,
         split_strategy=split_fn.strip().lower() if split_fn else None, merge=merge,
         block_lim=block_lim, num_npus=num_npus, module=module, loop_trips=loop_trips,
-        combine_threshold=combine_threshold, clean=clean or None,
-        cache_dir=cache_dir, estimator=estimator, params=params)
+        combine_threshold=combine_threshold, collective_rewrites=collective_rewrites,
+        clean=clean or None, cache_dir=cache_dir, estimator=estimator, params=params)
     check = _fits(machine) if machine is not None else None
     if sys.stdout.isatty() and not json_out:
         progress, hook = _progress_bar()

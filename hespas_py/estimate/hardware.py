@@ -18,6 +18,9 @@ naming the file and the key path, on one line.
 - ``tdp_W``, ``hbm_power_ratio``, ``warn_on_unknown_type``, ``error_on_unknown_type``: accepted as
   in the published tool (ops on a missing dtype are always reported; ``error_on_unknown_type``
   makes that an error);
+- ``compiler`` (with ``compiler_source``): the XLA compiler that builds the device's programs,
+  ``xla_gpu`` or ``xla_tpu``; it picks what the split does by default (``xla_gpu``: XLA's
+  collective rewrites, `hespas_py.split.rewrites`);
 - anything in the estimator's ``param_types`` (e.g. roofline's ``f32_matmul_as_tf32``).
 
 ``hardware`` may also be a preset name (``"H100_SXM_80GB"``) instead of a dict.
@@ -116,8 +119,8 @@ _RATE = Number(1e6).problem
 _FLAG = _of_type(bool)
 _TEXT = _of_type(str)
 
-#: Top-level keys of a generation config (the published tool's, same meaning; ``loop_trips`` and
-#: ``combine_threshold`` are ours: `GenConfig`).
+#: Top-level keys of a generation config (the published tool's, same meaning; ``loop_trips``,
+#: ``combine_threshold`` and ``collective_rewrites`` are ours: `GenConfig`).
 GEN_KEYS: Mapping[str, Field] = {
     "perf_estimator": Field(_of_type(dict), required=True),
     "mlir_file": Field(_TEXT),
@@ -131,6 +134,7 @@ GEN_KEYS: Mapping[str, Field] = {
     "block_lim": Field(_integer(1)),
     "loop_trips": Field(_integer(1)),
     "combine_threshold": Field(_byte_counts),
+    "collective_rewrites": Field(_FLAG),
     "separator": Field(_TEXT),
     "separator_policy": Field(_one_of("isolated", "end_block", "start_block")),
     "separator_node_type": Field(_TEXT),
@@ -156,6 +160,8 @@ HARDWARE_KEYS: Mapping[str, Field] = {
     "hbm_power_ratio": Field(_number(0, inclusive=True, maximum=1)),
     "warn_on_unknown_type": Field(_FLAG),
     "error_on_unknown_type": Field(_FLAG),
+    "compiler": Field(_one_of("xla_gpu", "xla_tpu")),
+    "compiler_source": Field(_TEXT),
 }
 
 #: Hardware keys that become `Hardware` fields or are not estimator settings at all.

@@ -13,6 +13,7 @@ Keys produced (``trip_count`` is added by the reader): ``replica_groups`` (the d
 ``padding``, ``lhs_dilation``, ``rhs_dilation``, ``window_dimensions``, ``base_dilations``,
 ``window_dilations``, ``dimensions``, ``slice_sizes``, ``callee``, ``call_target_name``,
 ``fusion_kind``, ``comparison_direction``, ``sort_dimension``, ``fft_length``, ``value``,
+``elements`` (a 1-D integer constant's elements, `_int_vector`),
 ``known_trip_count`` (a ``while``'s ``known_trip_count`` from XLA's backend config, given as
 its JSON text or as a dictionary in ``backend_config`` or ``mhlo.backend_config``).
 """
@@ -105,6 +106,19 @@ def _channel(attr: ir.Attribute) -> int:
     return _cast(attr, "ChannelHandle").handle
 
 
+#: Longest integer vector constant whose elements are carried (`_int_vector`): one entry per device.
+_MAX_VECTOR = 131_072
+
+
+def _int_vector(attr: ir.Attribute) -> tuple[int, ...] | None:
+    """The elements of a 1-D, non-splat integer constant of at most `_MAX_VECTOR` elements (the
+    offset tables XLA's SPMD partitioner indexes by device id), or `None` for anything else."""
+    if (isinstance(attr, ir.DenseIntElementsAttr) and not attr.is_splat
+            and attr.type.rank == 1 and attr.type.shape[0] <= _MAX_VECTOR):
+        return tuple(attr)
+    return None
+
+
 def _scalar(attr: ir.Attribute) -> Any:
     """The value of a scalar or splat constant, or `None` for anything else."""
     if isinstance(attr, ir.DenseElementsAttr) and attr.is_splat:
@@ -190,7 +204,7 @@ _SPECS.update({
     for name in ("all_gather", "reduce_scatter", "all_to_all", "collective_permute", "all_reduce",
                  "collective_broadcast")
 })
-_SPECS["constant"] = (("value", "value", _scalar),)
+_SPECS["constant"] = (("value", "value", _scalar), ("elements", "value", _int_vector))
 
 #: Full op name -> what to read from ops of that kind.
 _OP_SPECS: dict[str, _Spec] = {

@@ -2,7 +2,10 @@
 
 Splitters take a `Module` (its per-device program, see `program`) or a plain op list and return a
 `BlockGraph` in program order: every block's deps are ascending and smaller than its id. A loop
-whose body holds a collective is expanded into its iterations (`program`, `build`).
+whose body holds a collective is expanded into its iterations, run in order (`program`, `build`).
+Options every splitter takes: XLA's collective rewrites of the per-device program
+(``collective_rewrites``, `rewrites`) and its collective combiners (``combine_threshold``,
+`combine`).
 """
 
 from __future__ import annotations

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from operator import attrgetter
+from typing import Mapping
 
 from hespas_py.mlir.ops import Op, TensorType
 
@@ -126,6 +127,8 @@ class BlockGraph:
             ``loops[k - 1]``.
         assumptions: what the split assumed where the module does not say (a trip count taken
             from ``--loop-trips``, the branch of a ``case``/``if`` taken).
+        rewrites: how many ops each of XLA's collective rewrites changed
+            (`hespas_py.split.rewrites`; a loop body counted once); empty when not applied.
     """
 
     blocks: tuple[Block, ...]
@@ -134,3 +137,4 @@ class BlockGraph:
     returned: frozenset[int] = frozenset()
     loops: tuple[ExpandedLoop, ...] = ()
     assumptions: tuple[Assumption, ...] = ()
+    rewrites: Mapping[str, int] = field(default_factory=dict)

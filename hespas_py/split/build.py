@@ -10,6 +10,16 @@ yielded there (the first reads the loop's operand), so a value the body passes t
 links no iterations, and a constant-like one (the induction variable) links nothing. After the
 loop its results are what the last iteration yielded.
 
+Iterations run in order, as XLA runs a ``while``: the body is one computation, which completes
+before the next iteration starts, and every collective started in it completes inside it (an
+async start and its done stay in one computation; only XLA's collective pipeliner, off by default,
+moves them across iterations, ``xla/service/collective_pipeliner.cc``). So the blocks that start
+iteration i + 1 (those that wait for no block of it) also wait for the blocks iteration i ends
+with (those no block of it waits for: its last compute and the collectives nothing in it reads,
+nested loops' included), and so do the loop's results for its last iteration; the first
+iteration of a nested loop starts like the blocks around it. A per-layer collective therefore
+no longer overlaps the compute of later layers.
+
 A block of a later iteration repeats the block of the first instance of its body
 (`Block.repeats`): same ops, hence the same estimate.
 """
@@ -175,8 +185,10 @@ class _Builder:
         return found[1], found[2]
 
     def instantiate(self, program: Program, args: dict[int, Sources], parent: _Instance | None,
-                    scope: int) -> _Instance:
-        """Blocks for one instance of ``program`` (scope 0: the top level, never repeated)."""
+                    scope: int, after: Sources = (), since: int = 0) -> _Instance:
+        """Blocks for one instance of ``program`` (scope 0: the top level, never repeated);
+        a block whose deps are all older than block ``since`` also waits for the blocks
+        ``after`` (the end of the iteration before, see the module docstring)."""
         groups, group_of = self.analysed(program)
         instance = _Instance(program, args, parent, group_of, len(groups))
         blocks, first = self.blocks, self._first
@@ -184,7 +196,7 @@ class _Builder:
         for g, group in enumerate(groups):
             if group.loop >= 0:
                 self.expand(program.loops[group.loop], program.bodies[group.loop], instance,
-                            scope)
+                            scope, after, since)
                 continue
             block_id = len(blocks)
             if group.reads:
@@ -194,6 +206,8 @@ class _Builder:
                 dep_ids = tuple(sorted(deps))
             else:
                 dep_ids = tuple([block_of_group[d] for d in group.deps])
+            if after and (not dep_ids or max(dep_ids) < since):
+                dep_ids = tuple(sorted({*dep_ids, *after}))
             repeats = first.setdefault((id(program), g), block_id) if scope else block_id
             blocks.append(_new_block(block_id, group.ops, dep_ids, group.collective,
                                      group.inputs, group.outputs,
@@ -201,8 +215,16 @@ class _Builder:
             block_of_group[g] = block_id
         return instance
 
-    def expand(self, loop: Loop, body: Program, around: _Instance, parent: int) -> None:
-        """Blocks for every iteration of ``loop`` run in the instance ``around``."""
+    def _ends(self, first: int) -> Sources:
+        """The blocks from ``first`` on that no later block waits for."""
+        blocks = self.blocks
+        awaited = {d for b in range(first, len(blocks)) for d in blocks[b].deps if d >= first}
+        return tuple(b for b in range(first, len(blocks)) if b not in awaited)
+
+    def expand(self, loop: Loop, body: Program, around: _Instance, parent: int,
+               after: Sources = (), since: int = 0) -> None:
+        """Blocks for every iteration of ``loop`` run in the instance ``around`` (``after``,
+        ``since``: how that instance's blocks start, `instantiate`)."""
         number = self._scope.get(id(body))
         if number is None:
             self.loops.append(ExpandedLoop(loop.where, loop.op, loop.body.args, loop.body.yielded,
@@ -211,15 +233,21 @@ class _Builder:
         entry = self.loops[number - 1]
         start = len(self.blocks)
         args = {arg: around.sources(v) for arg, v in zip(loop.body.args, loop.op.operands)}
+        last: Sources = ()
         for trip in range(loop.trips):
-            iteration = self.instantiate(body, args, around, number)
+            first = len(self.blocks)
+            iteration = self.instantiate(body, args, around, number, after, since)
             args = {arg: iteration.sources(v) for arg, v in zip(loop.body.args, loop.body.yielded)}
             if trip == 0:
                 _check_size(self.source, loop, start + (len(self.blocks) - start) * loop.trips)
+            last = self._ends(first)
+            if last:
+                after, since = last, len(self.blocks)
         per_iteration = (len(self.blocks) - start) // loop.trips if loop.trips else 0
         self.loops[number - 1] = dataclasses.replace(entry, executions=entry.executions + 1,
                                                      blocks_per_iteration=per_iteration)
-        around.results.update(zip(loop.op.results, (args[arg] for arg in loop.body.args)))
+        around.results.update(zip(loop.op.results, (tuple(sorted({*args[arg], *last}))
+                                                    for arg in loop.body.args)))
 
 
 def _check_size(source: str, loop: Loop, blocks: int) -> None:
@@ -246,4 +274,5 @@ def build_graph(program: Program, grouping: Grouping,
     builder.instantiate(program, {}, None, 0)
     return BlockGraph(blocks=tuple(builder.blocks), num_devices=program.num_devices,
                       source=program.source, returned=program.returned,
-                      loops=tuple(builder.loops), assumptions=program.assumptions)
+                      loops=tuple(builder.loops), assumptions=program.assumptions,
+                      rewrites=program.rewrites)

@@ -9,12 +9,14 @@ bound passed through) is constant-like too: in iteration i it is a known constan
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Mapping, Sequence
 
 from hespas_py.mlir.ops import TERMINATORS, Module, Op, TensorType
 from hespas_py.split.blocks import Assumption, is_collective
 from hespas_py.split.program import Flat, Loop, per_device_program
+from hespas_py.split.rewrites import rewrite_program
 
 #: Ops that never count as constant-like even with constant operands (they may be costly or
 #: have effects the splitter must keep visible).
@@ -46,6 +48,8 @@ class Program:
         constant_values: every constant-like value the program can read (its own, its constant
             arguments, those of the programs around it).
         assumptions: what the per-device program assumed (`BlockGraph.assumptions`).
+        rewrites: how many ops each of XLA's collective rewrites changed
+            (`hespas_py.split.rewrites`); empty when they were not applied.
     """
 
     ops: tuple[Op, ...]
@@ -62,16 +66,24 @@ class Program:
     nested: bool = False
     constant_values: frozenset[int] = frozenset()
     assumptions: tuple[Assumption, ...] = ()
+    rewrites: Mapping[str, int] = field(default_factory=dict)
 
     @classmethod
-    def of(cls, source: Module | Sequence[Op], loop_trips: int = 1) -> "Program":
+    def of(cls, source: Module | Sequence[Op], loop_trips: int = 1,
+           collective_rewrites: bool = False) -> "Program":
         """Analyse a module (its per-device program, a ``while`` of unknown trip count taken to
-        run ``loop_trips`` times) or a plain op list (one device, nothing opened up)."""
+        run ``loop_trips`` times, with XLA's collective rewrites when ``collective_rewrites``) or
+        a plain op list (one device, nothing opened up)."""
         if isinstance(source, Module):
             per_device = per_device_program(source, loop_trips)
+            rewrites: dict[str, int] = {}
+            if collective_rewrites:
+                per_device, rewrites = rewrite_program(per_device, source.num_replicas or 1,
+                                                       source.num_partitions or 1)
             entry = source.functions[source.entry]
-            return cls._analyse(per_device.top, dict(zip(entry.args, entry.arg_types)),
-                                source.num_devices, source.path, per_device.assumptions)
+            program = cls._analyse(per_device.top, dict(zip(entry.args, entry.arg_types)),
+                                   source.num_devices, source.path, per_device.assumptions)
+            return dataclasses.replace(program, rewrites=rewrites) if rewrites else program
         ops = tuple(op for op in source if op.name not in TERMINATORS)
         returned = tuple(v for op in source if op.name in TERMINATORS for v in op.operands)
         return cls._analyse(Flat(ops, returned), {}, 1, "")

@@ -20,7 +20,8 @@ from hespas_py.split.graph import Program, block_deps, block_index
 
 
 def individual_split(source: Module | Sequence[Op], merge: bool = False,
-                     loop_trips: int = 1, combine_threshold: Thresholds | int = 0) -> BlockGraph:
+                     loop_trips: int = 1, combine_threshold: Thresholds | int = 0,
+                     collective_rewrites: bool = False) -> BlockGraph:
     """Split into one block per non-constant op; with ``merge``, fuse compute chains.
 
     Args:
@@ -32,8 +33,10 @@ def individual_split(source: Module | Sequence[Op], merge: bool = False,
         loop_trips: iterations of a ``while`` whose trip count the module does not give.
         combine_threshold: bytes up to which independent collectives merge, for every kind
             or per kind (0: none merge; `hespas_py.split.combine.Thresholds`).
+        collective_rewrites: apply XLA's collective rewrites first (`hespas_py.split.rewrites`).
     """
-    return build_graph(Program.of(source, loop_trips), functools.partial(_groups, merge=merge),
+    return build_graph(Program.of(source, loop_trips, collective_rewrites),
+                       functools.partial(_groups, merge=merge),
                        combine_threshold)
 
 

@@ -65,7 +65,8 @@ def _separator(separator: str | Callable[[Op], bool]) -> Callable[[Op], bool]:
 def linear_split(source: Module | Sequence[Op], block_lim: int = 1024,
                  separator: str | Callable[[Op], bool] = "is_communication_op",
                  policy: SeparatorPolicy | str = SeparatorPolicy.ISOLATED,
-                 loop_trips: int = 1, combine_threshold: Thresholds | int = 0) -> BlockGraph:
+                 loop_trips: int = 1, combine_threshold: Thresholds | int = 0,
+                 collective_rewrites: bool = False) -> BlockGraph:
     """Split into compute runs of at most ``block_lim`` ops, collectives alone (module docstring).
 
     Args:
@@ -76,12 +77,14 @@ def linear_split(source: Module | Sequence[Op], block_lim: int = 1024,
         loop_trips: iterations of a ``while`` whose trip count the module does not give.
         combine_threshold: bytes up to which independent collectives merge, for every kind
             or per kind (0: none merge; `hespas_py.split.combine.Thresholds`).
+        collective_rewrites: apply XLA's collective rewrites first (`hespas_py.split.rewrites`).
     """
     if block_lim < 1:
         raise HespasError(f"block_lim must be at least 1, not {block_lim}")
     grouping = functools.partial(_groups, block_lim=block_lim, is_separator=_separator(separator),
                                  policy=SeparatorPolicy.parse(policy))
-    return build_graph(Program.of(source, loop_trips), grouping, combine_threshold)
+    return build_graph(Program.of(source, loop_trips, collective_rewrites), grouping,
+                       combine_threshold)
 
 
 def _groups(program: Program, block_lim: int, is_separator: Callable[[Op], bool],

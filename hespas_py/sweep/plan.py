@@ -84,7 +84,8 @@ def _gen_config(workload: Path, node: NodeConfig, estimator: str, split: Split) 
     """`hespas gen NODE --mlir_file WORKLOAD` with the spec's split settings and estimator."""
     config = GenConfig.from_config(node.file, mlir_file=workload, output_dir=Path("traces"),
                                    split_strategy=split.strategy, block_lim=split.block_lim,
-                                   merge=split.merge, combine_threshold=split.combine_threshold)
+                                   merge=split.merge, combine_threshold=split.combine_threshold,
+                                   collective_rewrites=split.collective_rewrites)
     return dataclasses.replace(config, method=estimator, hardware=node.hardware)
 
 

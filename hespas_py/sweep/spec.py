@@ -8,8 +8,8 @@ Keys (a name list may also be a single name):
 - ``systems`` (required): system presets (``configs/systems``) or ASTRA-sim folders;
 - ``estimator``: estimator name(s), default `DEFAULT_ESTIMATOR`;
 - ``split``: ``linear_split`` (default) or ``individual_split``, or a mapping ``{strategy: ...,
-  block_lim: N, merge: BOOL, combine_threshold: BYTES or {kind: BYTES}}``; settings it leaves out come from each
-  node config, as in ``hespas gen``;
+  block_lim: N, merge: BOOL, combine_threshold: BYTES or {kind: BYTES}, collective_rewrites:
+  BOOL}``; settings it leaves out come from each node config, as in ``hespas gen``;
 - ``variants``: system variants (`hespas_py.sweep.variants`).
 
 Relative paths are read from the spec file's folder. Any problem (unknown key, preset, estimator
@@ -35,7 +35,7 @@ from hespas_py.sweep.variants import check_dimensions, check_variants
 DEFAULT_ESTIMATOR = "fused_roofline"
 SPEC_KEYS = ("workloads", "nodes", "systems", "estimator", "split", "variants")
 _REQUIRED = ("workloads", "nodes", "systems")
-_SPLIT_KEYS = ("strategy", "block_lim", "merge", "combine_threshold")
+_SPLIT_KEYS = ("strategy", "block_lim", "merge", "combine_threshold", "collective_rewrites")
 
 T = TypeVar("T")
 
@@ -50,12 +50,15 @@ class Split:
         merge: individual_split's chain fusion (None: the node config's, or off).
         combine_threshold: bytes up to which independent collectives combine, for every kind
             or per kind (`hespas_py.split.combine.Thresholds`; None: the node config's, or off).
+        collective_rewrites: XLA's collective rewrites (`hespas_py.split.rewrites`; None: the
+            node config's, or its preset's default).
     """
 
     strategy: str = "linear_split"
     block_lim: int | None = None
     merge: bool | None = None
     combine_threshold: Thresholds | None = None
+    collective_rewrites: bool | None = None
 
 
 @dataclass(frozen=True)
@@ -200,6 +203,8 @@ def _split(value: Any, source: str) -> Split:
         Number(1, integer=True).check(split.block_lim, source, "split.block_lim")
     if split.merge is not None and not isinstance(split.merge, bool):
         raise HespasError(f"{source}: split.merge must be true or false")
+    if split.collective_rewrites is not None and not isinstance(split.collective_rewrites, bool):
+        raise HespasError(f"{source}: split.collective_rewrites must be true or false")
     return split
 
 

@@ -8,6 +8,10 @@ by hand:
 - TP (``jax.jit`` + shardings): Megatron pair, W1 split by columns, W2 by rows, batch replicated.
 - FSDP (``jax.shard_map``): parameters and batch split on their first dimension; each weight is
   all-gathered where it is used, so autodiff turns the gather into a reduce-scatter of its gradient.
+- FSDP (``jax.jit`` + shardings, `fsdp_jit_step`; and `fsdp_jit_scan_step`, 8 devices, 4 such
+  layers stacked and scanned): the same split, left to XLA's SPMD partitioner, which sums each
+  gradient with an all-reduce and keeps the device's slice (``dynamic_slice`` at an offset looked
+  up by ``partition_id``): the pattern XLA's GPU compiler turns into a reduce-scatter.
 """
 
 from __future__ import annotations
@@ -71,3 +75,26 @@ def fsdp_step() -> tuple[Any, tuple[Any, ...]]:
     params = abstract(SHAPES, jnp.float32, device_mesh, param_specs)
     x, y = abstract(((BATCH, WIDTH), (BATCH, WIDTH)), jnp.float32, device_mesh, (P("d"), P("d")))
     return jax.jit(train), (params, x, y)
+
+
+def fsdp_jit_step() -> tuple[Any, tuple[Any, ...]]:
+    """Fully-sharded data-parallel MLP step on 4 devices, left to XLA's SPMD partitioner."""
+    return _jit_step({name: P("d") for name in SHAPES}, P("d"))
+
+
+LAYERS = 4
+
+
+def fsdp_jit_scan_step() -> tuple[Any, tuple[Any, ...]]:
+    """`LAYERS` square layers stacked and scanned, FSDP over 8 devices with ``jax.jit`` shardings."""
+    devices = 8
+    device_mesh = mesh((devices,), ("d",))
+
+    def scan_loss(weights: jax.Array, x: jax.Array) -> jax.Array:
+        out, _ = jax.lax.scan(lambda h, w: (jax.nn.gelu(h @ w), None), x, weights)
+        return jnp.mean(out ** 2)
+
+    weights = abstract((LAYERS, WIDTH, WIDTH), jnp.float32, device_mesh, P(None, "d"))
+    x = abstract((BATCH, WIDTH), jnp.float32, device_mesh, P("d"))
+    out_shardings = (weights.sharding, replicated(device_mesh))
+    return jax.jit(sgd_step(scan_loss), out_shardings=out_shardings), (weights, x)

@@ -1,0 +1,423 @@
+"""XLA's collective rewrites, applied to the per-device program before it is split.
+
+The exported modules stop after XLA's SPMD partitioner. A compiled GPU step has also run XLA's
+"collective-optimizations" pipeline (``RunCollectiveOptimizationPasses`` in openxla/xla
+``xla/service/gpu/gpu_compiler.cc``), which changes what the devices send. Of its passes, the
+one whose pattern the exported modules hold is modelled here, per flat op sequence (the top level
+and each expanded loop body once), in program order:
+
+*ReduceScatterCreator* (`REDUCE_SCATTER_CREATOR`;
+``xla/service/gpu/gpu_reduce_scatter_creator.cc`` with ``MatchReduceScatter`` of
+``xla/service/collective_opt_utils.cc``). An ``all_reduce`` whose only reader is a
+``dynamic_slice`` (possibly through one ``reshape`` that is its only reader and leaves the sliced
+dimension alone) keeping, on one dimension, the part of device j of the group (offset ``j * slice
+size``) becomes a ``reduce_scatter`` of that dimension. Its result takes the slice's type: XLA
+reshapes the reduce-scatter's result to it, a reshape every estimator here takes as free, so it is
+left out, as are the slice and the reshape before it. Which offset is each device's is decided as
+XLA decides it (`_Offsets`): the offset is the device id itself, or a table lookup (a
+``dynamic_slice`` of a 1-D ``i32``/``ui32`` constant or ``iota`` at the id), through
+``reshape``/``bitcast``/``copy``, widening integer ``convert``, ``clamp(0, x, hi)``, ``multiply``
+by a constant that divides the slice size, or ``id * c - table[id]``. The id (`_id_mode`) is
+``replica_id`` for an op without channel; with a channel and ``use_global_device_ids``,
+``partition_id`` (one replica, or replicas holding the same partitions at the same group
+positions), ``replica_id`` (one partition) or ``partition_id + replica_id * partitions``; with a
+channel alone, ``partition_id`` over one-device replica groups. Also required: a group size of at least 2, groups of one size, a result
+dimension larger than 1, exactly one sliced dimension (``allow_multiple_split_dims=false``), cut
+into group-size pieces. Not done: a slice that does not divide its dimension evenly (XLA slices
+the input first; the partitioner pads shards, and no module here has one). The offset computations
+left dead are kept: they are scalars.
+
+The pipeline's ``AllReduceFolder`` (all-reduce of an all-reduce) and ``AllGatherOptimizer``
+(commutative binary op of two all-gathers) find no pattern in the shipped or shared modules and
+are not modelled.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Callable, Mapping, Sequence
+
+from hespas_py.mlir.ops import DTYPE_BYTES, Op
+from hespas_py.split.program import Flat, PerDeviceProgram
+
+REDUCE_SCATTER_CREATOR = "reduce_scatter_creator"
+#: The rewrites, in the order XLA's GPU pipeline runs them (`module_stats.json` counts each).
+REWRITES = (REDUCE_SCATTER_CREATOR,)
+
+_VIEWS = frozenset({"reshape", "bitcast", "copy"})
+_ALL_REDUCES = frozenset({"stablehlo.all_reduce", "mhlo.all_reduce"})
+_RESHAPES = frozenset({"stablehlo.reshape", "mhlo.reshape"})
+_INDEX_TYPES = frozenset({"i32", "ui32"})
+
+#: Maps (op defining an index, device id) to the index that op yields on that device, or -1.
+IdMap = Callable[[Op, int], int]
+
+
+def rewrite_program(program: PerDeviceProgram, num_replicas: int, num_partitions: int
+                    ) -> tuple[PerDeviceProgram, dict[str, int]]:
+    """``program`` with XLA's collective rewrites applied (module docstring) and how many ops
+    each rewrote (a loop body counted once). ``num_replicas``, ``num_partitions``: the module's
+    (1 where it does not say)."""
+    counts = dict.fromkeys(REWRITES, 0)
+    top = _rewrite_flat(program.top, None, num_replicas, num_partitions, counts)
+    return dataclasses.replace(program, top=top), counts
+
+
+def _rewrite_flat(flat: Flat, outer: "_Producers | None", replicas: int, partitions: int,
+                  counts: dict[str, int]) -> Flat:
+    """``flat`` rewritten, its expanded loop bodies included; ``outer``: the producers of the
+    values of the sequences around it."""
+    ops: list[Op | None] = list(flat.ops)
+    readers = _readers(ops, flat.yielded)
+    producer = _Producers(ops, outer)
+    done = _create_reduce_scatters(ops, readers, producer, replicas, partitions) if readers else 0
+    counts[REDUCE_SCATTER_CREATOR] += done
+    loops = dict(flat.loops)
+    if done:  # the whiles stay, at new positions
+        by_op = {id(flat.ops[p]): loop for p, loop in flat.loops.items()}
+        ops = [op for op in ops if op is not None]
+        loops = {p: by_op[id(op)] for p, op in enumerate(ops) if id(op) in by_op}
+    changed = bool(done)
+    for position, loop in loops.items():
+        body = _rewrite_flat(loop.body, producer, replicas, partitions, counts)
+        if body is not loop.body:
+            loops[position] = dataclasses.replace(loop, body=body)
+            changed = True
+    return dataclasses.replace(flat, ops=tuple(ops), loops=loops) if changed else flat
+
+
+class _Producers:
+    """The op defining each value of a sequence (then of the sequences around it), worked out
+    on the first look-up: most sequences have no candidate and never ask."""
+
+    def __init__(self, ops: Sequence[Op | None], outer: "_Producers | None") -> None:
+        self._ops, self._outer = ops, outer
+        self._found: dict[int, Op] | None = None
+
+    def get(self, value: int) -> Op | None:
+        if self._found is None:
+            self._found = {v: op for op in self._ops if op is not None for v in op.results}
+        found = self._found.get(value)
+        return found if found is not None or self._outer is None else self._outer.get(value)
+
+
+def _readers(ops: Sequence[Op | None], yielded: Sequence[int]) -> dict[int, list[int]]:
+    """Positions of the ops reading each all-reduce result and each reshape of one (a yielded
+    value is also read, at position -1); empty without all-reduces."""
+    readers: dict[int, list[int]] = {}
+    get = readers.get
+    for position, op in enumerate(ops):
+        if readers:
+            for value in (*op.operands, *op.captures) if op.captures else op.operands:
+                found = get(value)
+                if found is not None and (not found or found[-1] != position):
+                    found.append(position)
+                    if op.name in _RESHAPES:
+                        readers.update((r, []) for r in op.results)
+        if op.name in _ALL_REDUCES:
+            readers.update((r, []) for r in op.results)
+    for value in yielded:
+        if value in readers:
+            readers[value].append(-1)
+    return readers
+
+
+def _only_reader(readers: Mapping[int, list[int]], value: int) -> int | None:
+    found = readers.get(value, ())
+    return found[0] if len(found) == 1 and found[0] >= 0 else None
+
+
+# --- ReduceScatterCreator --------------------------------------------------------------------
+
+def _create_reduce_scatters(ops: list[Op | None], readers: Mapping[int, list[int]],
+                            producer: _Producers, replicas: int, partitions: int) -> int:
+    """Rewrite every match in ``ops`` in place (a removed op becomes None); how many."""
+    done = 0
+    for position, op in enumerate(ops):
+        if op is None or op.name not in _ALL_REDUCES:
+            continue
+        found = _match_reduce_scatter(op, ops, readers, producer, replicas, partitions)
+        if found is None:
+            continue
+        split_dim, group_size, reshape_at, slice_at = found
+        sliced = ops[slice_at]
+        attrs = {key: value for key, value in op.attrs.items()
+                 if key in ("replica_groups", "channel_handle", "use_global_device_ids")}
+        ops[position] = dataclasses.replace(
+            op, name=op.name.rpartition(".")[0] + ".reduce_scatter", results=sliced.results,
+            result_types=sliced.result_types, attrs={**attrs, "scatter_dimension": split_dim})
+        ops[slice_at] = None
+        if reshape_at is not None:
+            ops[reshape_at] = None
+        done += 1
+    return done
+
+
+def _match_reduce_scatter(op: Op, ops: Sequence[Op | None], readers: Mapping[int, list[int]],
+                          producer: _Producers, replicas: int, partitions: int
+                          ) -> tuple[int, int, int | None, int] | None:
+    """``MatchReduceScatter`` for the all-reduce ``op``: (split dimension of its result, group
+    size, position of the reshape or None, position of the dynamic slice), or None."""
+    if len(op.operands) != 1 or len(op.results) != 1 or not op.result_types[0].is_array:
+        return None
+    result = op.result_types[0]
+    if sum(d != 1 for d in result.shape) < 1:
+        return None
+    groups = op.attrs.get("replica_groups", ())
+    if groups and len({len(g) for g in groups}) != 1:
+        return None
+    at = _only_reader(readers, op.results[0])
+    reshape_at = None
+    if at is not None and ops[at].short_name == "reshape":
+        reshape_at, at = at, _only_reader(readers, ops[at].results[0])
+    if at is None or ops[at] is None or ops[at].short_name != "dynamic_slice":
+        return None
+    sliced = ops[at]
+    source = op if reshape_at is None else ops[reshape_at]
+    if sliced.operands[0] != source.results[0]:
+        return None
+    mode = _id_mode(op, groups, producer, replicas, partitions)
+    if mode is None:
+        return None
+    group_size, id_map, iota_group = mode
+    if group_size < 2:
+        return None
+    full, part = sliced.operand_types[0].shape, sliced.result_types[0].shape
+    split_dim = _split_dim(full, part, sliced.operands[1:], producer)
+    if split_dim is None or full[split_dim] // part[split_dim] != group_size:
+        return None
+    offsets = _Offsets(producer, id_map, groups, group_size, iota_group)
+    if not offsets.per_id(sliced.operands[1 + split_dim], part[split_dim]):
+        return None
+    if reshape_at is not None:
+        unmodified = _unmodified_dims(result.shape, full)
+        if split_dim not in unmodified:
+            return None
+        split_dim = unmodified[split_dim]
+    if result.shape[split_dim] % group_size:
+        return None
+    return split_dim, group_size, reshape_at, at
+
+
+def _id_mode(op: Op, groups: Sequence[Sequence[int]], producer: _Producers,
+             replicas: int, partitions: int) -> tuple[int, IdMap, bool] | None:
+    """(group size, the device-id map, whether group j is device j) for ``op``, by
+    ``MatchWithDynamicSlice``'s three cases; None where XLA gives up."""
+    if "channel_handle" not in op.attrs:
+        size = len(groups[0]) if groups else replicas
+        return size, lambda o, i: i if o.short_name == "replica_id" else -1, not groups
+    if op.attrs.get("use_global_device_ids"):
+        if not groups:
+            return None
+        orthogonal = _orthogonal(groups, partitions)
+
+        def global_id(o: Op, i: int) -> int:
+            if o.short_name == "replica_id":
+                return i if partitions == 1 else -1
+            if o.short_name == "partition_id":
+                return i if replicas == 1 else (i % partitions if orthogonal else -1)
+            if o.short_name == "add":  # partition_id + replica_id * partitions
+                a, b = (producer.get(v) for v in o.operands)
+                if _flattened_id(a, b, producer, partitions) or _flattened_id(b, a, producer,
+                                                                               partitions):
+                    return i
+            return -1
+        return len(groups[0]), global_id, False
+    if len(groups) != replicas or any(len(g) != 1 for g in groups):
+        return None
+    return partitions, lambda o, i: i if o.short_name == "partition_id" else -1, True
+
+
+def _flattened_id(partition: Op | None, product: Op | None, producer: _Producers,
+                  partitions: int) -> bool:
+    """Whether ``partition`` is ``partition_id`` and ``product`` is ``replica_id * partitions``."""
+    if partition is None or partition.short_name != "partition_id" or product is None \
+            or product.short_name != "multiply":
+        return False
+    a, b = (producer.get(v) for v in product.operands)
+    return any(x is not None and x.short_name == "replica_id" and _scalar_int(y) == partitions
+               for x, y in ((a, b), (b, a)))
+
+
+def _orthogonal(groups: Sequence[Sequence[int]], partitions: int) -> bool:
+    """Whether every partition sits at one position of its groups, in groups of one replica."""
+    index: dict[int, int] = {}
+    for group in groups:
+        for i, device in enumerate(group):
+            partition = device % partitions
+            if index.setdefault(partition, i) != i or device // partitions != group[0] // partitions:
+                return False
+    return True
+
+
+def _split_dim(full: Sequence[int], part: Sequence[int], offsets: Sequence[int],
+               producer: _Producers) -> int | None:
+    """``ExtractSplitDimSpec`` with one split dimension allowed."""
+    differing = [d for d, (a, b) in enumerate(zip(full, part)) if a != b]
+    if len(differing) == 1:
+        return differing[0]
+    split = [d for d in range(len(full))
+             if full[d] != 1 and not _is_zero(producer.get(offsets[d]))]
+    return split[0] if len(split) == 1 else None
+
+
+def _is_zero(op: Op | None) -> bool:
+    return op is not None and op.short_name == "constant" and op.attrs.get("value") == 0 \
+        and not isinstance(op.attrs.get("value"), bool)
+
+
+def _unmodified_dims(before: Sequence[int], after: Sequence[int]) -> dict[int, int]:
+    """``ShapeUtil::DimensionsUnmodifiedByReshape``: dimension of ``after`` -> the dimension of
+    ``before`` it is, for the dimensions a reshape leaves alone (alone in their common-factor
+    group on both sides)."""
+    bounds = [(0, 0)]
+    i = j = 0
+    size_a = size_b = 1
+    while i < len(before) or j < len(after):
+        if j == len(after) or (i < len(before) and (size_a < size_b or (
+                size_a == size_b and before[i] <= after[j]))):
+            grow_b = size_a == size_b and j < len(after) and before[i] == after[j]
+            size_a *= before[i]
+            i += 1
+            if grow_b:
+                size_b *= after[j]
+                j += 1
+        else:
+            size_b *= after[j]
+            j += 1
+        if size_a == size_b:
+            bounds.append((i, j))
+    unmodified = {}
+    for (i0, j0), (i1, j1) in zip(bounds, bounds[1:]):
+        if i1 - i0 == 1 and j1 - j0 == 1:
+            unmodified[j0] = i0
+    return unmodified
+
+
+class _Offsets:
+    """``IsPerIdOffset``: whether a slice offset is ``j * shard`` on device j of every group."""
+
+    def __init__(self, producer: _Producers, id_map: IdMap,
+                 groups: Sequence[Sequence[int]], group_size: int, iota_group: bool) -> None:
+        self.producer, self.id_map, self.group_size = producer, id_map, group_size
+        self.devices = ([tuple(range(group_size))] if iota_group or not groups
+                        else [tuple(g) for g in groups])
+        self.iota_group = iota_group
+
+    def per_id(self, value: int, shard: int) -> bool:
+        op = self.producer.get(value)
+        if op is None:
+            return False
+        name = op.short_name
+        if name == "multiply":
+            return self._multiply(op, shard)
+        if shard == 1 and self.iota_group and all(self.id_map(op, i) == i
+                                                  for i in range(self.group_size)):
+            return True
+        if name in _VIEWS or (name == "convert" and _widening(op)):
+            return self.per_id(op.operands[0], shard)
+        if name == "clamp":
+            low, high = (_scalar_int(self.producer.get(v)) for v in (op.operands[0], op.operands[2]))
+            if low != 0 or high is None or high < (self.group_size - 1) * shard:
+                return False
+            return self.per_id(op.operands[1], shard)
+        if name == "subtract":
+            return self._subtract(op, shard)
+        lookup = self._lookup(op)
+        if lookup is not None:
+            return self._each(lambda i: self._entry(lookup, i), shard)
+        return self._each(lambda i: self.id_map(op, i), shard)
+
+    def _each(self, value_on: Callable[[int], int | None], shard: int) -> bool:
+        return all(value_on(device) == shard * j for group in self.devices
+                   for j, device in enumerate(group))
+
+    def _multiply(self, op: Op, shard: int) -> bool:
+        if any(d != 1 for d in op.result_types[0].shape):
+            return False
+        for k in (0, 1):
+            constant = self.producer.get(op.operands[k])
+            if constant is not None and constant.short_name == "constant":
+                factor = _scalar_int(constant)
+                if not factor or shard % factor:
+                    return False
+                return self.per_id(op.operands[1 - k], shard // factor)
+        return False
+
+    def _subtract(self, op: Op, shard: int) -> bool:
+        """``(id * c) - table[id]``, one id on both sides."""
+        product = self.producer.get(op.operands[0])
+        lookup = self._lookup(self.producer.get(op.operands[1]))
+        if product is None or product.short_name != "multiply" or lookup is None:
+            return False
+        factors = [_scalar_int(self.producer.get(v)) for v in product.operands]
+        k = 0 if factors[0] is not None else 1
+        if factors[k] is None or factors[k] <= 0:
+            return False
+        index = self._through_convert(lookup.operands[1])
+        if index != self._through_convert(product.operands[1 - k]):
+            return False
+        return self._each(lambda i: _minus(factors[k] * i, self._entry(lookup, i)), shard)
+
+    def _through_convert(self, value: int) -> int:
+        op = self.producer.get(value)
+        return op.operands[0] if op is not None and op.short_name == "convert" else value
+
+    def _lookup(self, op: Op | None) -> Op | None:
+        """``IsTableLookup``: the ``dynamic_slice`` of a 1-D integer table, or None."""
+        while op is not None and op.short_name in _VIEWS:
+            op = self.producer.get(op.operands[0])
+        if op is None or op.short_name != "dynamic_slice" or len(op.operands) != 2:
+            return None
+        table = self.producer.get(op.operands[0])
+        kind = op.operand_types[0]
+        if table is None or table.short_name not in ("constant", "iota") or len(kind.shape) != 1 \
+                or kind.dtype not in _INDEX_TYPES:
+            return None
+        return op
+
+    def _entry(self, lookup: Op, device: int) -> int | None:
+        """The table entry ``lookup`` reads on ``device``."""
+        index = self._index(lookup.operands[1], device)
+        table = self.producer.get(lookup.operands[0])
+        size = lookup.operand_types[0].shape[0]
+        if index is None or not 0 <= index < size:
+            return None
+        if table.short_name == "iota":
+            return index
+        elements = table.attrs.get("elements")
+        if elements is not None:
+            return elements[index]
+        return _scalar_int(table)
+
+    def _index(self, value: int, device: int) -> int | None:
+        """``GetIndexForId``: the index a value holds on ``device``, or None."""
+        op = self.producer.get(value)
+        if op is None:
+            return None
+        mapped = self.id_map(op, device)
+        if mapped >= 0:
+            return mapped
+        lookup = self._lookup(op)
+        return None if lookup is None else self._entry(lookup, device)
+
+
+def _minus(a: int, b: int | None) -> int | None:
+    return None if b is None else a - b
+
+
+def _scalar_int(op: Op | None) -> int | None:
+    if op is None or op.short_name != "constant":
+        return None
+    value = op.attrs.get("value")
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _widening(op: Op) -> bool:
+    """An integer ``convert`` to a type at least as wide."""
+    source, target = op.operand_types[0].dtype, op.result_types[0].dtype
+    return (all(t.startswith(("i", "ui")) and t != "index" for t in (source, target))
+            and DTYPE_BYTES.get(source, 8) <= DTYPE_BYTES.get(target, 0))
+
+
+__all__ = ["REDUCE_SCATTER_CREATOR", "REWRITES", "rewrite_program"]
