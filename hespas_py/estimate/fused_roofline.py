@@ -244,12 +244,16 @@ class FusedRoofline(Roofline):
         return Estimate(time_s=sum(r.time_s for r in rows), flops=flops,
                         bytes=sum(r.bytes for r in rows), per_op=tuple(rows), peak_flops=peak)
 
-    def estimate(self, block: Block) -> Estimate:
+    def block_kernels(self, block: Block) -> list[Kernel]:
+        """The kernels ``block`` costs: those of the whole-step plan charged to it, or its own
+        plan when `prepare` did not see it."""
         keys = [_op_key(op) for op in block.ops]
         if self.planned_ops and all(k in self.planned_ops for k in keys):
-            return self.estimate_kernels([k for key in keys for k in self.charged.get(key, ())])
-        return self.estimate_kernels(plan_kernels(block.ops, block_outputs(block),
-                                                  self.fused_attention))
+            return [k for key in keys for k in self.charged.get(key, ())]
+        return plan_kernels(block.ops, block_outputs(block), self.fused_attention)
+
+    def estimate(self, block: Block) -> Estimate:
+        return self.estimate_kernels(self.block_kernels(block))
 
 
 def _scope_outputs(graph: BlockGraph, scope: int, sunk: Mapping[int, list[int]]) -> set[int]:
