@@ -42,11 +42,11 @@ LIBRARY_TARGETS: tuple[tuple[str, str], ...] = (
 #: Library kernel names (NVIDIA's naming) launched where no HLO instruction is named, by class.
 _KERNEL_NAMES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     (re.compile(p, re.IGNORECASE), c) for p, c in (
-        (r"sdpa.*bprop|fmha.*(bwd|backward)|flash_bprop", FLASH_BACKWARD),
+        (r"sdpa.*bprop|fmha.*(bwd|backward)|flash_bprop|convert_dq", FLASH_BACKWARD),
         (r"sdpa.*fprop|fmha|flash_fprop", FLASH_FORWARD),
         (r"wgrad", CONV_BACKWARD_FILTER),
         (r"dgrad", CONV_BACKWARD_INPUT),
-        (r"fprop|conv", CONV_FORWARD),
+        (r"fprop|conv(?!ert)", CONV_FORWARD),
         (r"nvjet|gemm|cutlass|cublas|xmma", GEMM),
         (r"memcpy|memset", COPY),
     ))

@@ -9,10 +9,11 @@ from collections import Counter
 from typing import Collection, Iterator, Sequence
 
 from hespas_py.estimate.costs import op_work
+from hespas_py.estimate.library_calls import LibraryCall, library_call
 from hespas_py.estimate.fusion.attention import flash_kernel
 from hespas_py.estimate.fusion.convolution import (conv_channel_padding, conv_kind, dot_mnk,
                                                    gemm_mnk)
-from hespas_py.estimate.fusion.kernel import Kernel, Kind
+from hespas_py.estimate.fusion.kernel import FLASH_BACKWARD, FLASH_FORWARD, Kernel, Kind
 from hespas_py.estimate.fusion.planner import Planner
 from hespas_py.estimate.fusion.scope import IN_PLACE, OpClass, Scope
 from hespas_py.estimate.work import TENSOR
@@ -71,7 +72,19 @@ def _kernels_of(planner: Planner, g: int, members: list[int], repeat: float) -> 
         fallback=any(w.fallback for w in works), notes=notes)
     if group.kind is Kind.ATTENTION:
         kernel = flash_kernel(kernel, planner.flash.groups[g])
+    elif len(ops) == 1 and (library := library_call(ops[0])) is not None:
+        kernel = _library_kernel(kernel, library)
     return [kernel]
+
+
+def _library_kernel(kernel: Kernel, call: LibraryCall) -> Kernel:
+    """A cuBLAS/cuDNN custom call's kernel: a GEMM (dot or convolution kind) or a flash-attention
+    kernel, with the shape its tensor-unit rate needs (`hespas_py.estimate.library_calls`)."""
+    flash = call.kind in (FLASH_FORWARD, FLASH_BACKWARD)
+    return dataclasses.replace(
+        kernel, kind=Kind.ATTENTION if flash else Kind.GEMM, flops=call.flops,
+        bytes=call.bytes, tensor_flops=call.flops, tensor_dtype=call.dtype, gemm_mnk=call.mnk,
+        gemm_kind=call.kind, dot_mnk=None if flash else call.mnk, fallback=False)
 
 def _group_bytes(planner: Planner, g: int, members: list[int]) -> int:
     member_set = planner.groups[g].members
