@@ -42,7 +42,7 @@ LIBRARY_TARGETS: tuple[tuple[str, str], ...] = (
 #: Library kernel names (NVIDIA's naming) launched where no HLO instruction is named, by class.
 _KERNEL_NAMES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     (re.compile(p, re.IGNORECASE), c) for p, c in (
-        (r"sdpa.*bprop|fmha.*(bwd|backward)|flash_bprop|convert_dq", FLASH_BACKWARD),
+        (r"sdpa.*bprop|fmha.*(bwd|backward)|flash_bprop|convert_dq|dot_do_o", FLASH_BACKWARD),
         (r"sdpa.*fprop|fmha|flash_fprop", FLASH_FORWARD),
         (r"wgrad", CONV_BACKWARD_FILTER),
         (r"dgrad", CONV_BACKWARD_INPUT),

@@ -61,7 +61,7 @@ from typing import ClassVar, Hashable, Mapping
 
 from hespas_py.estimate.base import Estimate, Hardware, OpCost, register
 from hespas_py.estimate.cache import canonical_block_text
-from hespas_py.estimate.fusion import (FLASH_BACKWARD, FLASH_FORWARD, Kernel, Kind,
+from hespas_py.estimate.fusion import (FLASH_BACKWARD, FLASH_FORWARD, GpuRules, Kernel, Kind,
                                        block_outputs, constant_values, plan_kernels,
                                        sunk_arguments)
 from hespas_py.estimate.roofline import Roofline
@@ -86,6 +86,8 @@ _MIN_SPLIT_K = 512
 _NUMERIC_PARAMS = ("launch_overhead_s", "memory_efficiency", "tensor_efficiency",
                    "vector_efficiency", "compute_memory_overlap")
 _ATTENTION_PARAMS = ("attention_efficiency", "attention_backward_efficiency")
+#: Params switching XLA's GPU-only rewrites on (`GpuRules` fields of the same names).
+_GPU_RULES = ("triton_normalization", "select_and_scatter_expansion")
 
 
 @register
@@ -102,8 +104,9 @@ class FusedRoofline(Roofline):
         "mxu_size": int,
         "conv_channel_padding": bool,
         "fused_attention": bool,
+        **{p: bool for p in _GPU_RULES},
         **{f"{p}_source": str for p in (*_NUMERIC_PARAMS, *_ATTENTION_PARAMS, "num_cores",
-                                        "mxu_size", "conv_channel_padding")},
+                                        "mxu_size", "conv_channel_padding", *_GPU_RULES)},
     }
 
     def __init__(self, hardware: Hardware) -> None:
@@ -119,6 +122,7 @@ class FusedRoofline(Roofline):
         self.mxu = int(params["mxu_size"])
         self.conv_padding = bool(hardware.params.get("conv_channel_padding", False))
         self.fused_attention = bool(hardware.params.get("fused_attention", False))
+        self.rules = GpuRules(**{p: bool(hardware.params.get(p, False)) for p in _GPU_RULES})
         #: Flash kernel efficiency by `Kernel.gemm_kind`.
         self.attention_eff = {
             FLASH_FORWARD: float(hardware.params.get("attention_efficiency", self.tensor_eff)),
@@ -157,7 +161,7 @@ class FusedRoofline(Roofline):
             position = {_op_key(op): i for i, op in enumerate(ops)}
             self.planned_ops.update(position)
             for kernel in plan_kernels(ops, _scope_outputs(graph, scope, sunk),
-                                       self.fused_attention, folded):
+                                       self.fused_attention, folded, self.rules):
                 last = max((op for op in kernel.anchors if _op_key(op) in position),
                            key=lambda op: position[_op_key(op)], default=None)
                 if last is not None:
@@ -250,7 +254,8 @@ class FusedRoofline(Roofline):
         keys = [_op_key(op) for op in block.ops]
         if self.planned_ops and all(k in self.planned_ops for k in keys):
             return [k for key in keys for k in self.charged.get(key, ())]
-        return plan_kernels(block.ops, block_outputs(block), self.fused_attention)
+        return plan_kernels(block.ops, block_outputs(block), self.fused_attention, (),
+                            self.rules)
 
     def estimate(self, block: Block) -> Estimate:
         return self.estimate_kernels(self.block_kernels(block))

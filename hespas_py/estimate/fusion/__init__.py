@@ -48,8 +48,9 @@ from hespas_py.estimate.fusion.convolution import (CONV_BACKWARD_FILTER, CONV_BA
                                                    CONV_FORWARD, conv_channel_padding, conv_kind)
 from hespas_py.estimate.fusion.cost import block_outputs, plan_kernels
 from hespas_py.estimate.fusion.kernel import FLASH_BACKWARD, FLASH_FORWARD, Kernel, Kind
+from hespas_py.estimate.fusion.planner import GpuRules
 from hespas_py.estimate.fusion.scope import constant_values, sunk_arguments
 
 __all__ = ["CONV_BACKWARD_FILTER", "CONV_BACKWARD_INPUT", "CONV_FORWARD", "FLASH_BACKWARD",
-           "FLASH_FORWARD", "Kernel", "Kind", "block_outputs", "constant_values",
+           "FLASH_FORWARD", "GpuRules", "Kernel", "Kind", "block_outputs", "constant_values",
            "conv_channel_padding", "conv_kind", "plan_kernels", "sunk_arguments"]

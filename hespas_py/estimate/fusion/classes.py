@@ -35,6 +35,8 @@ _MOVES = frozenset({"transpose", "copy", "broadcast_in_dim", "broadcast", "slice
 def kernel_class(kernel: Kernel) -> str:
     """The class (`CLASSES`) of a planned kernel."""
     names = {op.short_name for op in kernel.ops}
+    if kernel.part:
+        return kernel.part
     if kernel.kind is Kind.ATTENTION:
         return kernel.gemm_kind
     if kernel.kind is Kind.GEMM:
