@@ -87,7 +87,7 @@ _NUMERIC_PARAMS = ("launch_overhead_s", "memory_efficiency", "tensor_efficiency"
                    "vector_efficiency", "compute_memory_overlap")
 _ATTENTION_PARAMS = ("attention_efficiency", "attention_backward_efficiency")
 #: Params switching XLA's GPU-only rewrites on (`GpuRules` fields of the same names).
-_GPU_RULES = ("triton_normalization", "select_and_scatter_expansion")
+_GPU_RULES = ("triton_normalization", "select_and_scatter_expansion", "cublas_gemm_operands")
 
 
 @register

@@ -78,10 +78,14 @@ class GpuRules:
             ``SoftmaxRewriterTriton``, CUDA from Ampere on).
         select_and_scatter_expansion: ``select_and_scatter`` runs as XLA's
             ``SelectAndScatterExpander`` rewrites it (`select_and_scatter`).
+        cublas_gemm_operands: dots run as cuBLAS calls, which read their operands as stored:
+            a ``convert`` feeding a dot is computed (and its narrower result written) by its
+            producer's kernel or a kernel of its own, never inside the GEMM.
     """
 
     triton_normalization: bool = False
     select_and_scatter_expansion: bool = False
+    cublas_gemm_operands: bool = False
 
 
 @dataclass(slots=True)
@@ -217,6 +221,8 @@ class Planner:
         if self.nodes[consumer].cls is OpClass.GEMM or consumer in self.prologue:
             if any(self.nodes[m].op.short_name == "convolution" for m in self.groups[g].members):
                 return name in _CONV_OPERAND_FOLDABLE
+            if name == "convert" and self.rules.cublas_gemm_operands:
+                return False
             return name in _OPERAND_FOLDABLE or _leading_dynamic_slice(self.nodes[producer].op)
         return name in _EPILOGUE
 
