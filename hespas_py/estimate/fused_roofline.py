@@ -24,11 +24,21 @@ with *achievable* rather than peak rates:
 Params read from ``Hardware.params`` (each preset's values, with their public sources in a
 ``<param>_source`` string next to them, are in ``configs/nodes/<HW>/fused_roofline``):
 ``launch_overhead_s``, ``memory_efficiency``, ``tensor_efficiency``, ``vector_efficiency``,
-``compute_memory_overlap``, ``num_cores``, ``gemm_tile``, ``mxu_size``, ``conv_channel_padding``
+``compute_memory_overlap``, ``scatter_efficiency`` (the share of the bandwidth a scatter
+kernel's atomic read-modify-writes reach; default ``memory_efficiency``), ``num_cores``,
+``gemm_tile``, ``mxu_size``, ``conv_channel_padding``
 (time f16 convolutions with the channels XLA pads them to for tensor cores,
 `fusion.conv_channel_padding`; XLA does this on CUDA GPUs from Volta on), plus roofline's
 ``f32_matmul_as_tf32``.
 Missing params take the defaults in `DEFAULTS` (XLA's own constants where it has one).
+
+XLA's GPU-only rewrites, each switched on by a bool param of the NVIDIA presets (`GpuRules`):
+``triton_normalization`` (softmax-like row normalizations as one Triton kernel,
+`fusion.normalization`), ``select_and_scatter_expansion`` (``select_and_scatter`` as
+SelectAndScatterExpander's fill, ``reduce_window`` and scatter kernels,
+`fusion.select_and_scatter`) and ``cublas_gemm_operands`` (a ``convert`` feeding a dot runs
+outside the GEMM, which reads operands as stored). cuBLAS and cuDNN custom calls are GEMM,
+convolution and flash-attention kernels (`hespas_py.estimate.library_calls`).
 
 Attention. ``fused_attention`` (default false: XLA's GPU compiler does not rewrite plain attention
 into a flash kernel by default) models the run as using fused attention kernels: each attention
@@ -62,6 +72,7 @@ from typing import ClassVar, Hashable, Mapping
 from hespas_py.estimate.base import Estimate, Hardware, OpCost, register
 from hespas_py.estimate.cache import canonical_block_text
 from hespas_py.estimate.fusion import (FLASH_BACKWARD, FLASH_FORWARD, GpuRules, Kernel, Kind,
+                                       SCATTER,
                                        block_outputs, constant_values, plan_kernels,
                                        sunk_arguments)
 from hespas_py.estimate.roofline import Roofline
@@ -84,7 +95,7 @@ DEFAULTS: Mapping[str, float] = {
 _MIN_SPLIT_K = 512
 
 _NUMERIC_PARAMS = ("launch_overhead_s", "memory_efficiency", "tensor_efficiency",
-                   "vector_efficiency", "compute_memory_overlap")
+                   "vector_efficiency", "compute_memory_overlap", "scatter_efficiency")
 _ATTENTION_PARAMS = ("attention_efficiency", "attention_backward_efficiency")
 #: Params switching XLA's GPU-only rewrites on (`GpuRules` fields of the same names).
 _GPU_RULES = ("triton_normalization", "select_and_scatter_expansion", "cublas_gemm_operands")
@@ -114,6 +125,9 @@ class FusedRoofline(Roofline):
         params = {**DEFAULTS, **{k: v for k, v in hardware.params.items() if k in DEFAULTS}}
         self.launch_s = float(params["launch_overhead_s"])
         self.bandwidth = hardware.memory_bandwidth * float(params["memory_efficiency"])
+        #: Achievable bandwidth of scatter kernels (atomic read-modify-writes).
+        self.scatter_bandwidth = hardware.memory_bandwidth * float(
+            hardware.params.get("scatter_efficiency", params["memory_efficiency"]))
         self.tensor_eff = float(params["tensor_efficiency"])
         self.vector_rate = self._vector_rate * float(params["vector_efficiency"])
         self.overlap = float(params["compute_memory_overlap"])
@@ -229,7 +243,9 @@ class FusedRoofline(Roofline):
                 padding = kernel.channel_padding if self.conv_padding else 1.0
                 compute_s += kernel.tensor_flops * padding / (
                     rate * self.tensor_eff * self.wave_efficiency(kernel.gemm_mnk))
-        memory_s = kernel.bytes / self.bandwidth
+        scatter = kernel.part == SCATTER or (kernel.kind is Kind.OPAQUE and any(
+            op.short_name == "scatter" for op in kernel.ops))
+        memory_s = kernel.bytes / (self.scatter_bandwidth if scatter else self.bandwidth)
         time_s = (self.launch_s + compute_s + memory_s
                   - self.overlap * min(compute_s, memory_s))
         return time_s, dtype, tuple(notes)
