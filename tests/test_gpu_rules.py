@@ -215,3 +215,16 @@ def test_kernel_classes_of_planned_kernels(tmp_path):
     return %2, %3 : tensor<256xf32>, tensor<256x256xf32>""", "%a: tensor<256x256xf32>, %b: tensor<256x256xf32>",
                   "tensor<256xf32>, tensor<256x256xf32>")
     assert sorted(kernel_class(k) for k in plan(path)) == ["copy", "reduction"]
+
+
+def test_scatter_kernels_run_at_the_scatter_efficiency(tmp_path):
+    path = module(tmp_path, SAS, "%x: tensor<8x64x64x32xf16>, %g: tensor<8x32x32x32xf16>",
+                  "tensor<8x64x64x32xf16>")
+    fill, _, scatter = plan(path, ALL)
+    hardware = load_hardware("H100_80GB", "fused_roofline")
+    estimator = get_estimator("fused_roofline", hardware)
+    launch = hardware.params["launch_overhead_s"]
+    assert estimator.kernel_cost(scatter)[0] - launch == pytest.approx(
+        scatter.bytes / (hardware.memory_bandwidth * hardware.params["scatter_efficiency"]))
+    assert estimator.kernel_cost(fill)[0] - launch == pytest.approx(
+        fill.bytes / (hardware.memory_bandwidth * hardware.params["memory_efficiency"]))
