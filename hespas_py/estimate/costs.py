@@ -252,6 +252,9 @@ _ELEMENTWISE = (
     "broadcast_or", "broadcast_xor", "broadcast_power", "broadcast_remainder", "broadcast_atan2",
 )
 
+#: Short names of the elementwise ops (one FLOP per result element).
+ELEMENTWISE_OPS = frozenset(_ELEMENTWISE)
+
 _FREE = (
     "constant", "reshape", "dynamic_reshape", "bitcast", "bitcast_convert", "get_tuple_element",
     "tuple", "optimization_barrier", "return", "yield", "partition_id", "replica_id",

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from hespas_py.estimate.costs import op_work
+from hespas_py.estimate.costs import ELEMENTWISE_OPS
 from hespas_py.estimate.fusion.scope import OpClass
 
 if TYPE_CHECKING:
@@ -72,8 +72,8 @@ class _Matcher:
 
     def _elementwise(self, i: int) -> bool:
         node = self.p.nodes[i]
-        return (node.cls is OpClass.LOOP and i not in self.taken and not node.op.regions
-                and op_work(node.op).family == "elementwise")
+        return (node.cls is OpClass.LOOP and node.op.short_name in ELEMENTWISE_OPS
+                and i not in self.taken)
 
     def unary(self, i: int) -> bool:
         """An elementwise node with one operand that is not computable from constants, or a
@@ -109,7 +109,7 @@ class _Matcher:
         """(the producer's key, member nodes) of the diamond rooted at node r, or None."""
         p = self.p
         root = p.nodes[r]
-        if not self._elementwise(r) or len(root.inputs) != 2 or len(set(root.inputs)) != 2:
+        if len(root.inputs) != 2 or len(set(root.inputs)) != 2 or not self._elementwise(r):
             return None
         key, chain_b = self.walk_up(root.inputs[1])
         b = self._node(key, "broadcast_in_dim")
