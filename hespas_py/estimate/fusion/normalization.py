@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING
 
 from hespas_py.estimate.costs import ELEMENTWISE_OPS
 from hespas_py.estimate.fusion.scope import OpClass
+from hespas_py.mlir.ops import Op
 
 if TYPE_CHECKING:
     from hespas_py.estimate.fusion.planner import Planner
@@ -41,7 +42,7 @@ MAX_TILE_ELEMENTS = 1 << 20
 MAX_BLOCK_REGISTERS = 1 << 16
 
 
-def _along_last(op) -> bool:
+def _along_last(op: Op) -> bool:
     """Whether broadcast ``op`` replicates its operand along its result's last dimension (the
     last result dimension is not an operand dimension, or one of size 1: XLA's simplifier
     folds the reshape that keeps a reduced dimension as 1 into the broadcast)."""
@@ -60,12 +61,13 @@ class _Matcher:
         self.p = planner
         self.taken = taken  # nodes already in a kernel (flash attention)
 
-    def _varying(self, i: int) -> list[int]:
+    def varying(self, i: int) -> list[int]:
         """Keys node i reads that are not computable from constants alone."""
         constant = self.p.scope.from_constants
         return [k for k in dict.fromkeys(self.p.nodes[i].inputs) if k not in constant]
 
-    def _single_use(self, i: int) -> bool:
+    def single_use(self, i: int) -> bool:
+        """Node i defines one value, read by one node and not after the scope."""
         outputs = self.p.nodes[i].outputs
         return (len(outputs) == 1 and outputs[0] not in self.p.outputs
                 and len(self.p.users.get(outputs[0], ())) == 1)
@@ -77,16 +79,16 @@ class _Matcher:
 
     def unary(self, i: int) -> bool:
         """An elementwise node with one operand that is not computable from constants, or a
-        broadcast that only adds size-1 dimensions or a reduce over size-1 dimensions only (bitcasts
-        once XLA's algebraic simplifier has run)."""
+        broadcast that only adds size-1 dimensions or a reduce over size-1 dimensions only
+        (bitcasts once XLA's algebraic simplifier has run)."""
         op = self.p.nodes[i].op
         if op.short_name in ("broadcast_in_dim", "reduce") and i not in self.taken:
             return (op.result_types[0].num_elements == op.operand_types[0].num_elements
-                    and len(self._varying(i)) == 1)
-        return self._elementwise(i) and len(self._varying(i)) == 1
+                    and len(self.varying(i)) == 1)
+        return self._elementwise(i) and len(self.varying(i)) == 1
 
     def trivially_fusible(self, i: int) -> bool:
-        return self.unary(i) and self._single_use(i)
+        return self.unary(i) and self.single_use(i)
 
     def walk_up(self, key: int) -> tuple[int, list[int]]:
         """From ``key`` back through the producers that are trivially fusible: (the first key
@@ -96,7 +98,7 @@ class _Matcher:
             if not self.trivially_fusible(node):
                 break
             passed.append(node)
-            key = self._varying(node)[0]
+            key = self.varying(node)[0]
         return key, passed
 
     def _node(self, key: int, name: str) -> int | None:
@@ -113,13 +115,13 @@ class _Matcher:
             return None
         key, chain_b = self.walk_up(root.inputs[1])
         b = self._node(key, "broadcast_in_dim")
-        if b is None or not self._single_use(b):
+        if b is None or not self.single_use(b):
             return None
         if not _along_last(p.nodes[b].op):
             return None
         key, chain_d = self.walk_up(p.nodes[b].inputs[0])
         d = self._node(key, "reduce")
-        if d is None or not self._single_use(d):
+        if d is None or not self.single_use(d):
             return None
         dop = p.nodes[d].op
         operand = dop.operand_types[0]
@@ -150,7 +152,7 @@ def normalization_kernels(planner: Planner, taken: set[int]) -> list[set[int]]:
         producer, passed = planner.producer.get(source), []
         while producer is not None and producer not in kernels and matcher.unary(producer):
             passed.append(producer)  # exp(x - max): read by the sum and by the root
-            producer = planner.producer.get(matcher._varying(producer)[0])
+            producer = planner.producer.get(matcher.varying(producer)[0])
         if producer in kernels and not set(passed) & owner.keys():
             kernel = kernels.pop(producer) | members | set(passed)
         else:
@@ -160,7 +162,7 @@ def normalization_kernels(planner: Planner, taken: set[int]) -> list[set[int]]:
     result = []
     for root, kernel in kernels.items():
         node = root
-        while matcher._single_use(node):
+        while matcher.single_use(node):
             consumer = planner.users[planner.nodes[node].outputs[0]][0]
             if consumer in owner or not matcher.unary(consumer):
                 break
