@@ -176,6 +176,7 @@ _SPECS: dict[str, _Spec] = {
     "reduce": (("dimensions", "dimensions", _ints),),
     "broadcast_in_dim": (("dimensions", "broadcast_dimensions", _ints),),
     "transpose": (("dimensions", "permutation", _ints),),
+    "reverse": (("dimensions", "dimensions", _ints),),
     "reduce_window": _WINDOW + (
         ("base_dilations", "base_dilations", _ints),
         ("window_dilations", "window_dilations", _ints),

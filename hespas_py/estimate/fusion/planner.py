@@ -249,12 +249,16 @@ class Planner:
         return True
 
     def reversed_kernel(self, i: int) -> bool:
-        """Whether node i's kernel operand is a ``reverse`` (looking through converts)."""
+        """Whether node i's kernel operand is a ``reverse`` (looking through converts) of a
+        dimension longer than 1: XLA's algebraic simplifier drops a reverse of size-1 dimensions
+        only (a 1x1 kernel's), before ``conv_rewriter`` classifies the convolution."""
         key = self.nodes[i].inputs[1]
         while (producer := self.producer.get(key)) is not None:
-            name = self.nodes[producer].op.short_name
+            op = self.nodes[producer].op
+            name = op.short_name
             if name == "reverse":
-                return True
+                shape = op.operand_types[0].shape
+                return any(shape[d] > 1 for d in op.attrs.get("dimensions", range(len(shape))))
             if name != "convert":
                 return False
             key = self.nodes[producer].inputs[0]
