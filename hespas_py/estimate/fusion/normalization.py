@@ -54,6 +54,17 @@ def _along_last(op: Op) -> bool:
     return last not in dims or op.operand_types[0].shape[dims.index(last)] == 1
 
 
+def _reduces_last(op: Op) -> bool:
+    """Whether ``op`` is a single-operand reduce over exactly its operand's last dimension, with
+    a row that fits one Triton tile (`MAX_TILE_ELEMENTS`, `MAX_BLOCK_REGISTERS`)."""
+    operand = op.operand_types[0] if op.operand_types else None
+    if (len(op.operand_types) != 2 or not operand.shape
+            or tuple(op.attrs.get("dimensions", ())) != (len(operand.shape) - 1,)):
+        return False
+    padded_row = 1 << max(operand.shape[-1] - 1, 0).bit_length()
+    return padded_row <= min(MAX_TILE_ELEMENTS, MAX_BLOCK_REGISTERS)
+
+
 class _Matcher:
     """Diamond matching over one planner's nodes."""
 
@@ -123,13 +134,7 @@ class _Matcher:
         d = self._node(key, "reduce")
         if d is None or not self.single_use(d):
             return None
-        dop = p.nodes[d].op
-        operand = dop.operand_types[0]
-        if len(dop.operand_types) != 2 or not operand.shape or tuple(
-                dop.attrs.get("dimensions", ())) != (len(operand.shape) - 1,):
-            return None
-        if 1 << max(operand.shape[-1] - 1, 0).bit_length() > min(MAX_TILE_ELEMENTS,
-                                                                   MAX_BLOCK_REGISTERS):
+        if not _reduces_last(p.nodes[d].op):
             return None
         source, chain_in = self.walk_up(p.nodes[d].inputs[0])
         other, chain_root = self.walk_up(root.inputs[0])
@@ -141,6 +146,8 @@ class _Matcher:
 def normalization_kernels(planner: Planner, taken: set[int]) -> list[set[int]]:
     """Node sets of the scope's Triton normalization kernels (chained diamonds merged, unary
     consumers of the last root taken), none of them in ``taken``."""
+    if not any(node.cls is OpClass.REDUCE and _reduces_last(node.op) for node in planner.nodes):
+        return []
     matcher = _Matcher(planner, taken)
     kernels: dict[int, set[int]] = {}  # root of the kernel's last diamond -> members
     owner: dict[int, int] = {}
