@@ -54,6 +54,19 @@ def test_conv_kind_follows_xla_conv_rewriter(tmp_path, body, args, result, kind)
     assert k.kind is Kind.GEMM and k.gemm_kind == kind
 
 
+def test_a_reverse_of_size_one_dimensions_leaves_a_1x1_gradient_a_forward_conv(tmp_path):
+    """JAX reverses the spatial dims of a 1x1 kernel too; XLA's simplifier drops that reverse, so
+    ``conv_rewriter`` sees a forward convolution (the measured H100 ResNet-50's HLO: 19 cuDNN
+    backward-input calls, one per 3x3 or strided convolution)."""
+    w1 = "tensor<1x1x64x32xf16>"
+    body = ("%r = stablehlo.reverse %w, dims = [0, 1] : " + w1 + "\n    "
+            + conv("y", "dy", "r", "[b, 0, 1, f]x[0, 1, o, i]->[b, 0, 1, f]",
+                   f"({DY}, {w1}) -> {X}", "stride = [1, 1], pad = [[0, 0], [0, 0]], "
+                   "lhs_dilate = [1, 1], rhs_dilate = [1, 1]"))
+    (k,) = plan(tmp_path, f"    {body}\n    return %y : {X}", f"%dy: {DY}, %w: {w1}", X)
+    assert k.gemm_kind == CONV_FORWARD
+
+
 def test_forward_conv_takes_a_bias_relu_epilogue(tmp_path):
     (k,) = plan(tmp_path, f"""
     {FORWARD}

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Iterable
 
 from hespas_py.accuracy.rows import Row
+from hespas_py.errors import HespasError
 from hespas_py.resources import shipped
 
 SYSTEMS_DIR = shipped("configs", "systems")
@@ -27,13 +28,13 @@ class Case:
     Attributes:
         row: the row.
         node: node preset name.
-        system_dir: system preset folder.
+        system_dir: system preset folder; None for a single-device program (no network).
         workload_file: the StableHLO step.
     """
 
     row: Row
     node: str
-    system_dir: Path
+    system_dir: Path | None
     workload_file: Path
 
 
@@ -45,6 +46,11 @@ def find_workload(name: str, folders: Iterable[Path]) -> Path | None:
     """The StableHLO file of workload ``name`` (see the module docstring), or None."""
     from hespas_py.export.workloads import workload_names, workload_path
 
+    if "/" in name:  # a file under the shipped workloads folder, e.g. gpu_h100/resnet18_1dev
+        try:
+            return workload_path(name)
+        except HespasError:
+            return None
     wanted = _norm(name)
 
     def matches(candidate: str) -> bool:
@@ -74,10 +80,12 @@ def find_system(system: str, systems_dir: Path = SYSTEMS_DIR) -> tuple[str, Path
     return None
 
 
-def _presets(row: Row, systems_dir: Path) -> tuple[str, Path] | str:
-    """(node preset, system folder) of ``row``, or why there is none."""
+def _presets(row: Row, systems_dir: Path) -> tuple[str, Path | None] | str:
+    """(node preset, system folder; None for one device) of ``row``, or why there is none."""
     from hespas_py.estimate.hardware import preset_names
 
+    if row.node is not None and row.system_preset == "":
+        return (row.node, None) if row.node in preset_names() else f"no node preset {row.node}"
     if row.node is None or row.system_preset is None:
         return find_system(row.system, systems_dir) or f"no node/system preset for {row.system}"
     if row.node not in preset_names():

@@ -4,7 +4,8 @@ error of each group.
 A case is split (``linear_split`` with no block limit: one compute block per stretch between
 collectives, so fusion is modelled across the whole stretch), each block estimated on the row's
 node preset, Chakra traces written and simulated on the row's system preset; the prediction is
-the slowest device's simulated wall time. A ``flash`` row of a group with ``flash_params`` for
+the slowest device's simulated wall time (a single-device row without a system preset: its
+compute). A ``flash`` row of a group with ``flash_params`` for
 the estimator gets them added to the preset's params, when the estimator accepts them.
 
 Errors: ``error = estimated / measured - 1``. Trend error: the median, over every ordered pair
@@ -64,7 +65,7 @@ class Result:
         r = self.row
         return {"group": r.group, "row": r.name, "system": r.system, "workload": r.workload,
                 "estimator": self.estimator, "node": self.case.node,
-                "system_preset": self.case.system_dir.name,
+                "system_preset": self.case.system_dir.name if self.case.system_dir else None,
                 "params": dict(self.params), "measured_s": r.measured_s, "estimated_s": self.estimated_s,
                 "error": self.error, "counted": r.counted, "reason": r.reason or None,
                 "combine_threshold": r.combine_threshold.as_json() if r.combine_threshold else None,
@@ -96,7 +97,7 @@ def predict(case: Case, estimator: str, params: Mapping[str, Any]) -> float:
     from hespas_py.sim.config import load_system_dir
     from hespas_py.sim.simulate import simulate
 
-    setup = load_system_dir(case.system_dir)
+    setup = load_system_dir(case.system_dir) if case.system_dir is not None else None
     hardware = load_hardware(case.node, estimator)
     if params:
         hardware = dataclasses.replace(hardware, params={**hardware.params, **params})
@@ -107,10 +108,14 @@ def predict(case: Case, estimator: str, params: Mapping[str, Any]) -> float:
             split_strategy="linear_split", block_lim=_NO_LIMIT,
             combine_threshold=case.row.combine_threshold,
             collective_rewrites=rewrites_by_default(hardware)))
-        if result.layout.num_devices != setup.network.num_npus:
+        npus = setup.network.num_npus if setup is not None else 1
+        if result.layout.num_devices != npus:
+            where = case.system_dir.name if setup is not None else "a single-device row"
             raise DeviceCountMismatch(
                 f"{case.workload_file.name} runs on {result.layout.num_devices} devices, "
-                f"{case.system_dir.name} has {setup.network.num_npus} NPUs")
+                f"{where} has {npus} NPUs")
+        if setup is None:  # one device, no network: the step is its compute
+            return float(result.stats["runtime_s"])
         sim = simulate(out / TRACE_PREFIX, setup.system, setup.network, comm_groups=out / COMM_GROUP_FILE)
     return sim.step_time_ns * 1e-9
 

@@ -4,7 +4,10 @@ A *group* is one measured table with its own rules (`Group`): the ``hespas`` gro
 Hespas paper's single-node rows (``hespas_py/data/step_times.csv``: ``system,workload,
 runtime_s,note``; presets and workloads found by name, see `hespas_py.accuracy.cases`); the
 ``scale`` group holds published multi-node runs (``hespas_py/data/scale_step_times.csv``),
-whose table names every row's workload and presets:
+whose table names every row's workload and presets; the ``gpu`` group holds single-device
+programs timed on one H100 (``hespas_py/data/gpu_step_times.csv``, same format; an empty
+``system_preset``: one device, no network, the step is its compute), each with its
+XLA-optimized HLO and kernel profile beside the module (`hespas_py.accuracy.kernels`):
 
 - ``row``: the row's name; ``model``, ``kernels`` (``xla-bf16``, ``te-bf16``, ``te-fp8``) and
   ``system`` (``<node>_x<devices>``) say what ran where;
@@ -50,7 +53,8 @@ class Row:
         measured_s: measured seconds per step.
         trend_keys: rows sharing any key at the same position are compared by the trend error.
         node: node preset; None: found from ``system`` by rule.
-        system_preset: system preset; None: found from ``system`` by rule.
+        system_preset: system preset; None: found from ``system`` by rule; '': one device, no
+            network.
         attention: how the run computed attention (`ATTENTION_KINDS`).
         counted: whether the row counts toward the accuracy goal.
         reason: why it does not count ("" when it does).
@@ -171,6 +175,8 @@ GROUPS: dict[str, Group] = {g.name: g for g in (
     Group("scale", "published multi-node runs: Pax GPT on 16-256 H100/A100, MaxText Llama on TPU v6e/7x",
           "scale_step_times.csv", parse_scale,
           flash_params={"fused_roofline": {"fused_attention": True}}),
+    Group("gpu", "single-device programs measured on one H100 with their XLA-optimized HLO and "
+                 "kernel profiles (workloads/gpu_h100)", "gpu_step_times.csv", parse_scale),
 )}
 
 

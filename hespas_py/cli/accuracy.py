@@ -1,7 +1,9 @@
 """``hespas accuracy``: predicted step times against measured hardware, group by group.
 
-The groups (`hespas_py.accuracy.rows.GROUPS`): ``hespas`` (the default; single-node rows, fast)
-and ``scale`` (multi-node runs on up to 256 devices; slower). How rows become cases and
+The groups (`hespas_py.accuracy.rows.GROUPS`): ``hespas`` (the default; single-node rows, fast),
+``scale`` (multi-node runs on up to 256 devices; slower) and ``gpu`` (single-device programs
+timed on one H100; ``--kernels`` sets their kernel profiles beside the estimate per kernel
+class, `hespas_py.accuracy.kernels`). How rows become cases and
 predictions, and what the trend error is: `hespas_py.accuracy.cases`,
 `hespas_py.accuracy.evaluate`.
 """
@@ -29,6 +31,42 @@ def as_json(evaluation: Evaluation, estimator: str) -> dict:
         "skipped": [{"group": row.group, "row": row.name, "system": row.system, "reason": reason}
                     for row, reason in evaluation.skipped],
     }
+
+
+def kernel_comparisons(evaluation: Evaluation, estimator: str) -> list:
+    """Per kernel class, measured beside estimated, for every row whose workload ships a kernel
+    profile (`hespas_py.accuracy.kernels`)."""
+    from hespas_py.accuracy.kernels import compare
+
+    found = []
+    for r in evaluation.results:
+        if r.estimator == estimator == "fused_roofline":
+            found.append(compare(r.row.name, r.row.workload, r.case.workload_file, r.case.node,
+                                 r.row.measured_s, r.params))
+    return [c for c in found if c is not None]
+
+
+def print_kernels(comparisons: list) -> None:
+    """One table per row: each kernel class's measured and estimated launches and time."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from hespas_py.accuracy.kernels import ORDER, ClassTime
+
+    console = Console()
+    for c in comparisons:
+        table = Table(title=f"{c.row}: time per kernel class (profile vs fused_roofline)")
+        for column in ("class", "launches", "measured (ms)", "est. launches", "estimated (ms)",
+                       "difference (ms)"):
+            table.add_column(column, justify="left" if column == "class" else "right")
+        for cls in ORDER:
+            m, e = c.measured.get(cls), c.estimated.get(cls)
+            if m is None and e is None:
+                continue
+            m, e = m or ClassTime(), e or ClassTime()
+            table.add_row(cls, f"{m.launches:g}", f"{m.seconds * 1e3:.3f}", f"{e.launches:g}",
+                          f"{e.seconds * 1e3:.3f}", f"{(e.seconds - m.seconds) * 1e3:+.3f}")
+        console.print(table)
 
 
 def print_table(evaluation: Evaluation) -> None:
@@ -75,6 +113,10 @@ def accuracy(
     approximate: bool = typer.Option(
         False, "--approximate", help="Also rows whose model configuration was never published "
                                      "(evaluated on our guessed export, not counted)."),
+    kernels: bool = typer.Option(
+        False, "--kernels", help="Per kernel class, the measured time from the row's kernel "
+                                 "profile beside the fused_roofline estimate (rows that ship "
+                                 "a profile: the gpu group)."),
 ) -> None:
     """Compare predicted step times with measured hardware, row by row."""
     names = list(dict.fromkeys(estimators or [DEFAULT_ESTIMATOR]))
@@ -84,7 +126,12 @@ def accuracy(
         from hespas_py.accuracy.plot import plot as draw
 
         draw(evaluation.results, plot)
+    comparisons = kernel_comparisons(evaluation, names[0]) if kernels else []
     if json_out:
-        print(json.dumps(as_json(evaluation, names[0]), indent=1))
+        document = as_json(evaluation, names[0])
+        if kernels:
+            document["kernels"] = {c.row: c.as_json() for c in comparisons}
+        print(json.dumps(document, indent=1))
     else:
         print_table(evaluation)
+        print_kernels(comparisons)

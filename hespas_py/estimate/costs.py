@@ -20,7 +20,8 @@ Conventions (each is one decision, applied everywhere):
   ``bitcast``, tuples, constants) are free; an ``mhlo.fusion`` is one kernel, so only its
   external operands and results count, however many ops it holds.
 - Units. ``dot``/``dot_general``/``convolution`` run on the tensor unit at the rate of their
-  *input* element type; everything else (factorizations and FFTs included) runs on the vector
+  *input* element type, and so do cuBLAS/cuDNN custom calls (GEMMs, convolutions, flash
+  attention: `hespas_py.estimate.library_calls`); everything else (factorizations and FFTs included) runs on the vector
   unit.
 - Control flow. ``while`` costs (condition + body) x ``trip_count``; without a static trip count
   the body counts once and a note says so. ``case``/``if`` cost their costliest branch (bytes and
@@ -33,10 +34,11 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
+from hespas_py.estimate.library_calls import library_call
 from hespas_py.estimate.linalg_costs import (cholesky_work, convolution_work, dot_work,
                                              factorization, fft_work, triangular_solve_work)
-from hespas_py.estimate.work import (Work, attr_ints, combine, costliest, fallback, io_bytes,
-                                     kernel_work)
+from hespas_py.estimate.work import (TENSOR, Work, attr_ints, combine, costliest, fallback,
+                                     io_bytes, kernel_work)
 from hespas_py.mlir.ops import Op, Region, TensorType
 from hespas_py.split.blocks import COLLECTIVES
 
@@ -220,6 +222,10 @@ def _custom_call(op: Op) -> Work:
         return _free(op)
     if target in _MEMORY_TARGETS:
         return _memory(op)
+    library = library_call(op)
+    if library is not None:  # cuBLAS / cuDNN: one tensor-unit kernel
+        return kernel_work(op, "tensor", library.flops, nbytes=library.bytes, unit=TENSOR,
+                           dtype=library.dtype)
     lowered = target.lower()
     for pattern, handler in _TARGET_PATTERNS:
         if pattern in lowered:
@@ -245,6 +251,9 @@ _ELEMENTWISE = (
     "broadcast_minimum", "broadcast_compare", "broadcast_select", "broadcast_and",
     "broadcast_or", "broadcast_xor", "broadcast_power", "broadcast_remainder", "broadcast_atan2",
 )
+
+#: Short names of the elementwise ops (one FLOP per result element).
+ELEMENTWISE_OPS = frozenset(_ELEMENTWISE)
 
 _FREE = (
     "constant", "reshape", "dynamic_reshape", "bitcast", "bitcast_convert", "get_tuple_element",

@@ -24,11 +24,21 @@ with *achievable* rather than peak rates:
 Params read from ``Hardware.params`` (each preset's values, with their public sources in a
 ``<param>_source`` string next to them, are in ``configs/nodes/<HW>/fused_roofline``):
 ``launch_overhead_s``, ``memory_efficiency``, ``tensor_efficiency``, ``vector_efficiency``,
-``compute_memory_overlap``, ``num_cores``, ``gemm_tile``, ``mxu_size``, ``conv_channel_padding``
+``compute_memory_overlap``, ``scatter_efficiency`` (the share of the bandwidth a scatter
+kernel's atomic read-modify-writes reach; default ``memory_efficiency``), ``num_cores``,
+``gemm_tile``, ``mxu_size``, ``conv_channel_padding``
 (time f16 convolutions with the channels XLA pads them to for tensor cores,
 `fusion.conv_channel_padding`; XLA does this on CUDA GPUs from Volta on), plus roofline's
 ``f32_matmul_as_tf32``.
 Missing params take the defaults in `DEFAULTS` (XLA's own constants where it has one).
+
+XLA's GPU-only rewrites, each switched on by a bool param of the NVIDIA presets (`GpuRules`):
+``triton_normalization`` (softmax-like row normalizations as one Triton kernel,
+`fusion.normalization`), ``select_and_scatter_expansion`` (``select_and_scatter`` as
+SelectAndScatterExpander's fill, ``reduce_window`` and scatter kernels,
+`fusion.select_and_scatter`) and ``cublas_gemm_operands`` (a ``convert`` feeding a dot runs
+outside the GEMM, which reads operands as stored). cuBLAS and cuDNN custom calls are GEMM,
+convolution and flash-attention kernels (`hespas_py.estimate.library_calls`).
 
 Attention. ``fused_attention`` (default false: XLA's GPU compiler does not rewrite plain attention
 into a flash kernel by default) models the run as using fused attention kernels: each attention
@@ -62,7 +72,8 @@ from typing import ClassVar, Hashable, Mapping
 from hespas_py.checks import FRACTION, NON_NEGATIVE, SHARE, Number
 from hespas_py.estimate.base import Estimate, Hardware, OpCost, register
 from hespas_py.estimate.cache import canonical_block_text
-from hespas_py.estimate.fusion import (FLASH_BACKWARD, FLASH_FORWARD, Kernel, Kind,
+from hespas_py.estimate.fusion import (FLASH_BACKWARD, FLASH_FORWARD, GpuRules, Kernel, Kind,
+                                       SCATTER,
                                        block_outputs, constant_values, plan_kernels,
                                        sunk_arguments)
 from hespas_py.estimate.roofline import Roofline
@@ -85,8 +96,10 @@ DEFAULTS: Mapping[str, float] = {
 _MIN_SPLIT_K = 512
 
 _NUMERIC_PARAMS = ("launch_overhead_s", "memory_efficiency", "tensor_efficiency",
-                   "vector_efficiency", "compute_memory_overlap")
+                   "vector_efficiency", "compute_memory_overlap", "scatter_efficiency")
 _ATTENTION_PARAMS = ("attention_efficiency", "attention_backward_efficiency")
+#: Params switching XLA's GPU-only rewrites on (`GpuRules` fields of the same names).
+_GPU_RULES = ("triton_normalization", "select_and_scatter_expansion", "cublas_gemm_operands")
 
 
 @register
@@ -107,8 +120,9 @@ class FusedRoofline(Roofline):
         "mxu_size": Number(0, 1 << 16, integer=True),
         "conv_channel_padding": bool,
         "fused_attention": bool,
+        **{p: bool for p in _GPU_RULES},
         **{f"{p}_source": str for p in (*_NUMERIC_PARAMS, *_ATTENTION_PARAMS, "num_cores",
-                                        "mxu_size", "conv_channel_padding")},
+                                        "mxu_size", "conv_channel_padding", *_GPU_RULES)},
     }
 
     def __init__(self, hardware: Hardware) -> None:
@@ -116,6 +130,9 @@ class FusedRoofline(Roofline):
         params = {**DEFAULTS, **{k: v for k, v in hardware.params.items() if k in DEFAULTS}}
         self.launch_s = float(params["launch_overhead_s"])
         self.bandwidth = hardware.memory_bandwidth * float(params["memory_efficiency"])
+        #: Achievable bandwidth of scatter kernels (atomic read-modify-writes).
+        self.scatter_bandwidth = hardware.memory_bandwidth * float(
+            hardware.params.get("scatter_efficiency", params["memory_efficiency"]))
         self.tensor_eff = float(params["tensor_efficiency"])
         self.vector_rate = self._vector_rate * float(params["vector_efficiency"])
         self.overlap = float(params["compute_memory_overlap"])
@@ -124,6 +141,7 @@ class FusedRoofline(Roofline):
         self.mxu = int(params["mxu_size"])
         self.conv_padding = bool(hardware.params.get("conv_channel_padding", False))
         self.fused_attention = bool(hardware.params.get("fused_attention", False))
+        self.rules = GpuRules(**{p: bool(hardware.params.get(p, False)) for p in _GPU_RULES})
         #: Flash kernel efficiency by `Kernel.gemm_kind`.
         self.attention_eff = {
             FLASH_FORWARD: float(hardware.params.get("attention_efficiency", self.tensor_eff)),
@@ -162,7 +180,7 @@ class FusedRoofline(Roofline):
             position = {_op_key(op): i for i, op in enumerate(ops)}
             self.planned_ops.update(position)
             for kernel in plan_kernels(ops, _scope_outputs(graph, scope, sunk),
-                                       self.fused_attention, folded):
+                                       self.fused_attention, folded, self.rules):
                 last = max((op for op in kernel.anchors if _op_key(op) in position),
                            key=lambda op: position[_op_key(op)], default=None)
                 if last is not None:
@@ -230,7 +248,9 @@ class FusedRoofline(Roofline):
                 padding = kernel.channel_padding if self.conv_padding else 1.0
                 compute_s += kernel.tensor_flops * padding / (
                     rate * self.tensor_eff * self.wave_efficiency(kernel.gemm_mnk))
-        memory_s = kernel.bytes / self.bandwidth
+        scatter = kernel.part == SCATTER or (kernel.kind is Kind.OPAQUE and any(
+            op.short_name == "scatter" for op in kernel.ops))
+        memory_s = kernel.bytes / (self.scatter_bandwidth if scatter else self.bandwidth)
         time_s = (self.launch_s + compute_s + memory_s
                   - self.overlap * min(compute_s, memory_s))
         return time_s, dtype, tuple(notes)
@@ -249,12 +269,17 @@ class FusedRoofline(Roofline):
         return Estimate(time_s=sum(r.time_s for r in rows), flops=flops,
                         bytes=sum(r.bytes for r in rows), per_op=tuple(rows), peak_flops=peak)
 
-    def estimate(self, block: Block) -> Estimate:
+    def block_kernels(self, block: Block) -> list[Kernel]:
+        """The kernels ``block`` costs: those of the whole-step plan charged to it, or its own
+        plan when `prepare` did not see it."""
         keys = [_op_key(op) for op in block.ops]
         if self.planned_ops and all(k in self.planned_ops for k in keys):
-            return self.estimate_kernels([k for key in keys for k in self.charged.get(key, ())])
-        return self.estimate_kernels(plan_kernels(block.ops, block_outputs(block),
-                                                  self.fused_attention))
+            return [k for key in keys for k in self.charged.get(key, ())]
+        return plan_kernels(block.ops, block_outputs(block), self.fused_attention, (),
+                            self.rules)
+
+    def estimate(self, block: Block) -> Estimate:
+        return self.estimate_kernels(self.block_kernels(block))
 
 
 def _scope_outputs(graph: BlockGraph, scope: int, sunk: Mapping[int, list[int]]) -> set[int]:

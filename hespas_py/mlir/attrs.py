@@ -12,6 +12,7 @@ Keys produced (``trip_count`` is added by the reader): ``replica_groups`` (the d
 ``scatter_dimension_numbers``, ``feature_group_count``, ``batch_group_count``, ``window_strides``,
 ``padding``, ``lhs_dilation``, ``rhs_dilation``, ``window_dimensions``, ``base_dilations``,
 ``window_dilations``, ``dimensions``, ``slice_sizes``, ``callee``, ``call_target_name``,
+``backend_config`` (a custom call's JSON configuration, as a dictionary),
 ``fusion_kind``, ``comparison_direction``, ``sort_dimension``, ``fft_length``, ``value``,
 ``elements`` (a 1-D integer constant's elements, `_int_vector`),
 ``known_trip_count`` (a ``while``'s ``known_trip_count`` from XLA's backend config, given as
@@ -102,6 +103,18 @@ def _known_trip_count(attr: ir.Attribute) -> int | None:
         return None
 
 
+def _json_config(attr: ir.Attribute) -> dict | None:
+    """A custom call's ``backend_config`` JSON text as a dictionary (None when it is not JSON:
+    cuBLAS/cuDNN calls carry their GEMM, convolution or attention configuration there)."""
+    if not isinstance(attr, ir.StringAttr) or not attr.value.startswith("{"):
+        return None
+    try:
+        config = json.loads(attr.value)
+    except ValueError:
+        return None
+    return config if isinstance(config, dict) else None
+
+
 def _channel(attr: ir.Attribute) -> int:
     return _cast(attr, "ChannelHandle").handle
 
@@ -177,6 +190,7 @@ _SPECS: dict[str, _Spec] = {
     "reduce": (("dimensions", "dimensions", _ints),),
     "broadcast_in_dim": (("dimensions", "broadcast_dimensions", _ints),),
     "transpose": (("dimensions", "permutation", _ints),),
+    "reverse": (("dimensions", "dimensions", _ints),),
     "reduce_window": _WINDOW + (
         ("base_dilations", "base_dilations", _ints),
         ("window_dilations", "window_dilations", _ints),
@@ -189,7 +203,8 @@ _SPECS: dict[str, _Spec] = {
     "scatter": (("scatter_dimension_numbers", "scatter_dimension_numbers", _SCATTER),),
     "sort": (("sort_dimension", "dimension", _value),),
     "compare": (("comparison_direction", "comparison_direction", _enum("ComparisonDirectionAttr")),),
-    "custom_call": (("call_target_name", "call_target_name", _value),),
+    "custom_call": (("call_target_name", "call_target_name", _value),
+                    ("backend_config", "backend_config", _json_config)),
     "fft": (("fft_length", "fft_length", _ints),),
     "fusion": (("fusion_kind", "fusion_kind", _enum("FusionKindAttr")),),
     "while": (("known_trip_count", "backend_config", _known_trip_count),

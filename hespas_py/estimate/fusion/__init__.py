@@ -34,6 +34,12 @@ Nested regions (``while`` body and condition, ``case`` branches) are planned as 
 own; a ``while`` repeats its kernels ``trip_count`` times (its loop-invariant constants folded,
 `scope.sunk_arguments`), a ``case`` keeps its costliest branch.
 
+XLA's GPU-only rewrites (`GpuRules`, on for the NVIDIA node presets): row normalizations as
+Triton kernels (`normalization`), ``select_and_scatter`` as its expander's three kernels
+(`select_and_scatter`), dot operand converts kept out of cuBLAS GEMMs. cuBLAS/cuDNN custom calls
+are GEMM, convolution and flash-attention kernels (`hespas_py.estimate.library_calls`); every
+kernel has a class (`classes`) for comparison with GPU profiles.
+
 With ``fused_attention``, attention patterns are planned first, each as one flash-attention
 kernel forward and one backward (`attention`); the ops they hold are left out of the rules above.
 
@@ -46,10 +52,13 @@ traffic, nested control flow, and the entry points).
 
 from hespas_py.estimate.fusion.convolution import (CONV_BACKWARD_FILTER, CONV_BACKWARD_INPUT,
                                                    CONV_FORWARD, conv_channel_padding, conv_kind)
+from hespas_py.estimate.fusion.classes import SCATTER
 from hespas_py.estimate.fusion.cost import block_outputs, plan_kernels
 from hespas_py.estimate.fusion.kernel import FLASH_BACKWARD, FLASH_FORWARD, Kernel, Kind
+from hespas_py.estimate.fusion.planner import GpuRules
 from hespas_py.estimate.fusion.scope import constant_values, sunk_arguments
 
 __all__ = ["CONV_BACKWARD_FILTER", "CONV_BACKWARD_INPUT", "CONV_FORWARD", "FLASH_BACKWARD",
-           "FLASH_FORWARD", "Kernel", "Kind", "block_outputs", "constant_values",
-           "conv_channel_padding", "conv_kind", "plan_kernels", "sunk_arguments"]
+           "FLASH_FORWARD", "GpuRules", "Kernel", "Kind", "SCATTER", "block_outputs",
+           "constant_values", "conv_channel_padding", "conv_kind", "plan_kernels",
+           "sunk_arguments"]

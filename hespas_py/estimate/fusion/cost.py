@@ -9,11 +9,13 @@ from collections import Counter
 from typing import Collection, Iterator, Sequence
 
 from hespas_py.estimate.costs import op_work
+from hespas_py.estimate.library_calls import LibraryCall, library_call
 from hespas_py.estimate.fusion.attention import flash_kernel
 from hespas_py.estimate.fusion.convolution import (conv_channel_padding, conv_kind, dot_mnk,
                                                    gemm_mnk)
-from hespas_py.estimate.fusion.kernel import Kernel, Kind
-from hespas_py.estimate.fusion.planner import Planner
+from hespas_py.estimate.fusion.kernel import FLASH_BACKWARD, FLASH_FORWARD, Kernel, Kind
+from hespas_py.estimate.fusion.planner import GpuRules, Planner
+from hespas_py.estimate.fusion.select_and_scatter import expanded_kernels
 from hespas_py.estimate.fusion.scope import IN_PLACE, OpClass, Scope
 from hespas_py.estimate.work import TENSOR
 from hespas_py.mlir.ops import Op, Region, TensorType
@@ -43,7 +45,7 @@ def _kernels_of(planner: Planner, g: int, members: list[int], repeat: float) -> 
     if first.cls is OpClass.CONTROL:
         return [dataclasses.replace(k, anchors=(first.anchor,))
                 for k in _control_kernels(first.op, planner.scope.fresh, repeat,
-                                          planner.flash is not None, first.sunk)]
+                                          planner.flash is not None, first.sunk, planner.rules)]
     ops = tuple(planner.nodes[m].op for m in members)
     works = [op_work(op) for op in ops]
     tensor = [(d, f) for w in works for unit, d, f in w.flops if unit == TENSOR]
@@ -71,7 +73,22 @@ def _kernels_of(planner: Planner, g: int, members: list[int], repeat: float) -> 
         fallback=any(w.fallback for w in works), notes=notes)
     if group.kind is Kind.ATTENTION:
         kernel = flash_kernel(kernel, planner.flash.groups[g])
+    elif len(ops) == 1 and (library := library_call(ops[0])) is not None:
+        kernel = _library_kernel(kernel, library)
+    elif (len(ops) == 1 and ops[0].short_name == "select_and_scatter"
+          and planner.rules.select_and_scatter_expansion):
+        return expanded_kernels(kernel)
     return [kernel]
+
+
+def _library_kernel(kernel: Kernel, call: LibraryCall) -> Kernel:
+    """A cuBLAS/cuDNN custom call's kernel: a GEMM (dot or convolution kind) or a flash-attention
+    kernel, with the shape its tensor-unit rate needs (`hespas_py.estimate.library_calls`)."""
+    flash = call.kind in (FLASH_FORWARD, FLASH_BACKWARD)
+    return dataclasses.replace(
+        kernel, kind=Kind.ATTENTION if flash else Kind.GEMM, flops=call.flops,
+        bytes=call.bytes, tensor_flops=call.flops, tensor_dtype=call.dtype, gemm_mnk=call.mnk,
+        gemm_kind=call.kind, dot_mnk=None if flash else call.mnk, fallback=False)
 
 def _group_bytes(planner: Planner, g: int, members: list[int]) -> int:
     member_set = planner.groups[g].members
@@ -99,8 +116,8 @@ def _group_bytes(planner: Planner, g: int, members: list[int]) -> int:
     return total
 
 
-def _control_kernels(op: Op, fresh: Iterator[int], repeat: float,
-                     fused_attention: bool, sunk: Sequence[int] = ()) -> list[Kernel]:
+def _control_kernels(op: Op, fresh: Iterator[int], repeat: float, fused_attention: bool,
+                     sunk: Sequence[int] = (), rules: GpuRules = GpuRules()) -> list[Kernel]:
     """Kernels of a while (condition and body, x trip count; ``sunk``: positions of its
     loop-invariant constants, `scope.sunk_arguments`) or of a case's costliest branch."""
     if op.short_name == "while":
@@ -108,38 +125,38 @@ def _control_kernels(op: Op, fresh: Iterator[int], repeat: float,
         kernels: list[Kernel] = []
         for region in op.regions:
             kernels += _plan_region(region, fresh, repeat * trip, fused_attention,
-                                    [region.args[k] for k in sunk if k < len(region.args)])
+                                    [region.args[k] for k in sunk if k < len(region.args)], rules)
         return kernels
-    branches = [_plan_region(r, fresh, repeat, fused_attention) for r in op.regions]
+    branches = [_plan_region(r, fresh, repeat, fused_attention, (), rules) for r in op.regions]
     return max(branches, key=lambda ks: (sum(k.bytes for k in ks), sum(k.flops for k in ks)),
                default=[])
 
 
-def _plan_region(region: Region, fresh: Iterator[int], repeat: float,
-                 fused_attention: bool, folded: Sequence[int] = ()) -> list[Kernel]:
+def _plan_region(region: Region, fresh: Iterator[int], repeat: float, fused_attention: bool,
+                 folded: Sequence[int] = (), rules: GpuRules = GpuRules()) -> list[Kernel]:
     keys = {a: next(fresh) for a in region.args}
     scope = Scope(region.ops, keys, fresh, [keys[a] for a in folded])
     scope.types.update((keys[a], t) for a, t in zip(region.args, region.arg_types))
-    planner = Planner(scope, scope.returned, fused_attention)
+    planner = Planner(scope, scope.returned, fused_attention, rules)
     planner.fuse()
     return planned_kernels(planner, repeat)
 
 
-def plan_kernels(ops: Sequence[Op], outputs: Collection[int],
-                 fused_attention: bool = False, folded: Collection[int] = ()) -> list[Kernel]:
+def plan_kernels(ops: Sequence[Op], outputs: Collection[int], fused_attention: bool = False,
+                 folded: Collection[int] = (), rules: GpuRules = GpuRules()) -> list[Kernel]:
     """The kernels XLA's GPU backend would launch for ``ops`` (one scope, program order).
 
     ``outputs`` are the SSA ids of values read after the scope (they are written to memory even
     when every in-scope consumer fuses them); values the ops read but do not define are inputs,
     except ``folded`` ones: constants recomputed where they are used (a loop body's sunk
     loop-invariant constants), never read from memory. ``fused_attention``: attention patterns
-    become flash-attention kernels (`attention`).
+    become flash-attention kernels (`attention`); ``rules``: XLA's GPU-only rewrites applied.
     """
     fresh = itertools.count()
     keys = {v: next(fresh) for v in folded}
     scope = Scope(ops, keys, fresh, keys.values())
     keys = {scope.env[v] for v in outputs if v in scope.env}
-    planner = Planner(scope, keys | set(scope.returned), fused_attention)
+    planner = Planner(scope, keys | set(scope.returned), fused_attention, rules)
     planner.fuse()
     return planned_kernels(planner, 1.0)
 

@@ -50,6 +50,9 @@ class Kernel:
         count: how many times it is launched (the trip counts of enclosing loops).
         fallback: whether an op in it is unknown to `costs` and got the memory-bound fallback.
         notes: approximations made while costing it, once each.
+        part: the part it runs of an op XLA's GPU compiler expands into several kernels (the
+            kernel class of that part: ``copy``, ``reduce_window``, ``scatter`` for a
+            ``select_and_scatter``, `select_and_scatter`); '' when it runs whole ops.
     """
 
     kind: Kind
@@ -66,6 +69,7 @@ class Kernel:
     count: float = 1.0
     fallback: bool = False
     notes: tuple[str, ...] = ()
+    part: str = ""
 
     @property
     def label(self) -> str:
@@ -73,4 +77,5 @@ class Kernel:
         is named by its kind (``flash_attention``, ``flash_attention_bwd``)."""
         if self.kind is Kind.ATTENTION:
             return self.gemm_kind
-        return "+".join(dict.fromkeys(op.short_name for op in self.ops)) or self.kind.value
+        label = "+".join(dict.fromkeys(op.short_name for op in self.ops)) or self.kind.value
+        return f"{label}:{self.part}" if self.part else label

@@ -10,6 +10,7 @@ from hespas_py.dag import Dag
 from hespas_py.estimate.fusion.attention import FlashPlan
 from hespas_py.estimate.fusion.convolution import CONV_FORWARD, conv_kind
 from hespas_py.estimate.fusion.kernel import Kind
+from hespas_py.estimate.fusion.normalization import normalization_kernels
 from hespas_py.estimate.fusion.scope import IN_PLACE, OpClass, Scope
 from hespas_py.mlir.ops import Op
 
@@ -68,6 +69,25 @@ def _leading_dynamic_slice(op: Op) -> bool:
             and all(t.dtype in _SLICE_INDEX_TYPES for t in op.operand_types[1:]))
 
 
+@dataclass(frozen=True, slots=True)
+class GpuRules:
+    """Rewrites only XLA's GPU compiler applies, on for the GPU node presets that get them.
+
+    Attributes:
+        triton_normalization: row normalizations become Triton kernels (`normalization`;
+            ``SoftmaxRewriterTriton``, CUDA from Ampere on).
+        select_and_scatter_expansion: ``select_and_scatter`` runs as XLA's
+            ``SelectAndScatterExpander`` rewrites it (`select_and_scatter`).
+        cublas_gemm_operands: dots run as cuBLAS calls, which read their operands as stored:
+            a ``convert`` feeding a dot is computed (and its narrower result written) by its
+            producer's kernel or a kernel of its own, never inside the GEMM.
+    """
+
+    triton_normalization: bool = False
+    select_and_scatter_expansion: bool = False
+    cublas_gemm_operands: bool = False
+
+
 @dataclass(slots=True)
 class _Group:
     """One kernel being formed."""
@@ -82,8 +102,9 @@ class Planner:
     """Groups one scope's nodes into kernels and counts their traffic."""
 
     def __init__(self, scope: Scope, outputs: Collection[int],
-                 fused_attention: bool = False) -> None:
+                 fused_attention: bool = False, rules: GpuRules = GpuRules()) -> None:
         self.scope = scope
+        self.rules = rules
         self.nodes = scope.nodes
         self.outputs = set(outputs)
         self.producer: dict[int, int] = {}
@@ -108,10 +129,16 @@ class Planner:
             self.groups.append(_Group(Kind.ATTENTION))
             for i in sorted(pattern.members):
                 self._join(len(self.groups) - 1, i)
+        if self.rules.triton_normalization:
+            flash = {i for i, groups in enumerate(self.node_groups) if groups}
+            for members in normalization_kernels(self, flash):
+                self.groups.append(_Group(Kind.REDUCTION))
+                for i in sorted(members):
+                    self._join(len(self.groups) - 1, i)
         for i in reversed(range(len(self.nodes))):
             node = self.nodes[i]
             if self.node_groups[i]:
-                continue  # computed by a flash-attention kernel
+                continue  # computed by a flash-attention or normalization kernel
             if (node.cls is OpClass.LOOP and node.op.short_name not in IN_PLACE
                     and self._fuse_into_consumers(i)):
                 continue
@@ -194,6 +221,8 @@ class Planner:
         if self.nodes[consumer].cls is OpClass.GEMM or consumer in self.prologue:
             if any(self.nodes[m].op.short_name == "convolution" for m in self.groups[g].members):
                 return name in _CONV_OPERAND_FOLDABLE
+            if name == "convert" and self.rules.cublas_gemm_operands:
+                return False
             return name in _OPERAND_FOLDABLE or _leading_dynamic_slice(self.nodes[producer].op)
         return name in _EPILOGUE
 
@@ -220,12 +249,16 @@ class Planner:
         return True
 
     def reversed_kernel(self, i: int) -> bool:
-        """Whether node i's kernel operand is a ``reverse`` (looking through converts)."""
+        """Whether node i's kernel operand is a ``reverse`` (looking through converts) of a
+        dimension longer than 1: XLA's algebraic simplifier drops a reverse of size-1 dimensions
+        only (a 1x1 kernel's), before ``conv_rewriter`` classifies the convolution."""
         key = self.nodes[i].inputs[1]
         while (producer := self.producer.get(key)) is not None:
-            name = self.nodes[producer].op.short_name
+            op = self.nodes[producer].op
+            name = op.short_name
             if name == "reverse":
-                return True
+                shape = op.operand_types[0].shape
+                return any(shape[d] > 1 for d in op.attrs.get("dimensions", range(len(shape))))
             if name != "convert":
                 return False
             key = self.nodes[producer].inputs[0]

@@ -1,0 +1,98 @@
+"""``hespas accuracy --group gpu`` and ``--kernels``: the shipped H100 programs, and profiled
+kernels classed through XLA's optimized HLO beside the fused_roofline plan."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from hespas_py.accuracy.cases import plan_cases
+from hespas_py.accuracy.kernels import IDLE, HloKernels, profile_classes, profile_files
+from hespas_py.accuracy.rows import GROUPS
+from hespas_py.cli.main import app
+from hespas_py.errors import HespasError
+
+HLO = """HloModule m
+
+%add (a: f32[], b: f32[]) -> f32[] {
+  %a = f32[] parameter(0)
+  %b = f32[] parameter(1)
+  ROOT %s = f32[] add(%a, %b)
+}
+
+%fused_reduce (p0: f32[64,128]) -> f32[64] {
+  %p0 = f32[64,128]{1,0} parameter(0)
+  %z = f32[] constant(0)
+  ROOT %r = f32[64]{0} reduce(%p0, %z), dimensions={1}, to_apply=%add
+}
+
+%fused_exp (p0: f32[64,128]) -> f32[64,128] {
+  %p0 = f32[64,128]{1,0} parameter(0)
+  ROOT %e = f32[64,128]{1,0} exponential(%p0)
+}
+
+ENTRY %main (x: f32[64,128], w: f32[128,128]) -> f32[64] {
+  %x = f32[64,128]{1,0} parameter(0)
+  %w = f32[128,128]{1,0} parameter(1)
+  %cublas-gemm.1 = (f32[64,128]{1,0}, s8[1024]{0}) custom-call(%x, %w), custom_call_target="__cublas$lt$matmul"
+  %gte = f32[64,128]{1,0} get-tuple-element(%cublas-gemm.1), index=0
+  %loop_exp_fusion = f32[64,128]{1,0} fusion(%gte), kind=kLoop, calls=%fused_exp
+  ROOT %input_reduce_fusion.2 = f32[64]{0} fusion(%loop_exp_fusion), kind=kInput, calls=%fused_reduce
+}
+"""
+PROFILE = """hlo_op,kernel,launches_per_step,us_per_step
+command_buffer_3,nvjet_sm90_tst_128x128_64x6_2x1_v_bz_TNT,1.0,10.0
+command_buffer_3,loop_exp_fusion,1.0,4.0
+command_buffer_3,input_reduce_fusion_2,2.0,6.0
+command_buffer_3,cudnn_generated_fort_native_sdpa_sm90_flash_bprop_wgmma,1.0,30.0
+command_buffer_3,Memset 0,1.0,1.0
+cublas-gemm.1,some_helper_kernel,1.0,2.0
+"""
+
+
+def test_profiled_kernels_are_classed_through_the_optimized_hlo():
+    classes = profile_classes(HLO, PROFILE, "p.csv", measured_s=100e-6)
+    seconds = {cls: round(t.seconds * 1e6, 6) for cls, t in classes.items()}
+    assert seconds == {"gemm": 12.0, "elementwise": 4.0, "reduction": 6.0,
+                       "flash_attention_bwd": 30.0, "copy": 1.0, IDLE: 47.0}
+    assert classes["reduction"].launches == 2.0
+
+
+def test_bad_profile_or_hlo_is_one_error():
+    with pytest.raises(HespasError, match="p.csv: a kernel profile needs"):
+        profile_classes(HLO, "kernel,us\nx,1\n", "p.csv")
+    with pytest.raises(HespasError, match="m.hlo: not an HLO module"):
+        HloKernels("HloModule broken\nENTRY {", "m.hlo")
+
+
+def test_gpu_group_has_eight_counted_single_device_rows_with_profiles():
+    rows = GROUPS["gpu"].rows()
+    cases, skipped = plan_cases(rows, [])
+    assert len(rows) == len(cases) == 8 and not skipped
+    assert all(r.counted and c.system_dir is None and c.node == "H100_80GB"
+               for r, c in zip(rows, cases))
+    with_profiles = [r.workload for r in rows if profile_files(r.workload)]
+    assert len(with_profiles) == 6  # the two calibration programs ship no kernel profile
+
+
+def test_accuracy_kernels_prints_classes_for_profiled_rows(tmp_path):
+    table = tmp_path / "gpu.csv"
+    text = GROUPS["gpu"].table
+    from hespas_py.resources import shipped
+
+    lines = shipped("data", text).read_text().splitlines()
+    table.write_text("\n".join([lines[0]] + [l for l in lines if l.startswith(
+        ("stream_bf16_2GiB", "resnet18_1dev"))]) + "\n")
+    result = CliRunner().invoke(app, ["accuracy", "--group", "gpu", "--measured", str(table),
+                                      "--kernels", "--json"])
+    assert result.exit_code == 0, result.output
+    document = json.loads(result.output)
+    assert [r["row"] for r in document["rows"]] == ["stream_bf16_2GiB 1xH100", "resnet18_1dev 1xH100"]
+    assert list(document["kernels"]) == ["resnet18_1dev 1xH100"]
+    resnet = document["kernels"]["resnet18_1dev 1xH100"]
+    assert resnet["scatter"]["measured_s"] > 1e-3 and resnet["scatter"]["estimated_launches"] == 1
+    assert resnet["conv_forward"]["estimated_s"] > 0 and resnet[IDLE]["measured_s"] > 2e-3
+    estimated = sum(c["estimated_s"] for c in resnet.values())
+    assert estimated == pytest.approx(document["rows"][1]["estimated_s"], rel=1e-6)
