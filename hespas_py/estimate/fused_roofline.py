@@ -113,7 +113,7 @@ class FusedRoofline(Roofline):
         "launch_overhead_s": NON_NEGATIVE,
         "compute_memory_overlap": SHARE,
         **{p: FRACTION for p in ("memory_efficiency", "tensor_efficiency", "vector_efficiency",
-                                 *_ATTENTION_PARAMS)},
+                                 "scatter_efficiency", *_ATTENTION_PARAMS)},
         # Upper bounds: far past any chip (2^20 cores, 2^16-wide tiles and arrays).
         "num_cores": Number(0, 1 << 20, integer=True),
         "gemm_tile": Number(1, 1 << 16, integer=True),
