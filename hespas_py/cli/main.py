@@ -1,4 +1,5 @@
-"""The ``hespas`` command: one subcommand per pipeline stage."""
+"""The ``hespas`` command: one subcommand per pipeline stage, each imported only when it runs
+(or ``--help`` lists them): `hespas_py.cli.commands` names the module that defines each."""
 
 from __future__ import annotations
 
