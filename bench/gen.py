@@ -3,9 +3,11 @@
 Each case runs the command line in a fresh Python process (imports, reading, splitting,
 estimating and writing all count) ``--repeat`` times (``--big-repeat`` on the big module) and
 prints the best run's figures and phase timings with the median wall time.
-Goals (issue 3): ResNet-50 step, 4 devices, roofline on A100_SXM_40GB, individual_split
---merge and linear_split: < 0.7 s and < 300 MB each (the published tool: 5.75 s / 3.73 s);
-a >= 500k-op module (scripts/gen_big_module.py) at >= 50k ops/s.
+Goals: ResNet-50 step, 4 devices, roofline on A100_SXM_40GB, individual_split --merge and
+linear_split: < 0.3 s (issue 19) and < 300 MB each, at least 10x faster than the published tool
+(its wall times on this kind of machine, read from ../shared/reference/hespas/README.md when
+present, are printed beside ours); a >= 500k-op module (scripts/gen_big_module.py) at >= 50k
+ops/s.
 
     python3 bench/gen.py [--repeat 3] [--big-ops 500000] [--big-repeat 3]
 """
@@ -16,6 +18,7 @@ import argparse
 import compileall
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -25,6 +28,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 RESNET = REPO.parent / "shared" / "workloads" / "resnet50_train_4dev_pmap.mlir"
+HESPAS_README = REPO.parent / "shared" / "reference" / "hespas" / "README.md"
 BIG_MODULE_SCRIPT = REPO / "scripts" / "gen_big_module.py"
 ENTRY = "from hespas_py.cli.compat import chakra_gen; chakra_gen()"
 
@@ -44,7 +48,17 @@ def run_once(args: list[str]) -> tuple[float, float, dict]:
     return wall, usage.ru_maxrss / 1024, json.loads(stdout)
 
 
-def bench(label: str, args: list[str], repeat: int, ops: int) -> None:
+def hespas_wall_times() -> dict[str, float]:
+    """The published Hespas' ``hespas_chakra_gen`` wall time per split, seconds, from the shared
+    reference table (rows ``wall time ..., individual+merge | 5.75 s, ...``); empty if absent."""
+    if not HESPAS_README.is_file():
+        return {}
+    found = re.findall(r"^\| wall time[^|]*?, (individual\+merge|linear|individual without merge)"
+                       r" \| ([\d.]+) s", HESPAS_README.read_text(), re.MULTILINE)
+    return {split: float(seconds) for split, seconds in found}
+
+
+def bench(label: str, args: list[str], repeat: int, ops: int, hespas_s: float | None = None) -> None:
     """Best run's figures and phases, and the median wall time over ``repeat`` runs."""
     runs = [run_once(args) for _ in range(repeat)]
     wall, rss, summary = min(runs, key=lambda r: r[0])
@@ -53,6 +67,9 @@ def bench(label: str, args: list[str], repeat: int, ops: int) -> None:
     nodes = sum(summary["nodes_per_device"].values())
     print(f"{label:<38} wall {wall:6.3f} s (median {median:.3f})  peak RSS {rss:6.0f} MB  "
           f"{ops / wall:9,.0f} ops/s (median {ops / median:,.0f})  {nodes} nodes/device  [{phases}]")
+    if hespas_s:
+        print(f"{'':<38} published Hespas {hespas_s:.2f} s: {hespas_s / wall:.1f}x faster "
+              f"(median {hespas_s / median:.1f}x)")
 
 
 def main() -> None:
@@ -69,12 +86,14 @@ def main() -> None:
         common = ["A100_SXM_40GB", "--output", out, "--clean"]
         if RESNET.is_file():
             resnet = [*common, "--mlir_file", str(RESNET)]
-            for label, extra in (("resnet50 individual_split --merge", ["--split_fn",
-                                  "individual_split", "--merge"]),
-                                 ("resnet50 linear_split", ["--split_fn", "linear_split"]),
-                                 ("resnet50 individual_split", ["--split_fn",
-                                  "individual_split", "--no-merge"])):
-                bench(label, [*resnet, *extra], options.repeat, 10023)
+            hespas = hespas_wall_times()
+            for label, extra, split in (
+                    ("resnet50 individual_split --merge", ["--split_fn", "individual_split",
+                                                           "--merge"], "individual+merge"),
+                    ("resnet50 linear_split", ["--split_fn", "linear_split"], "linear"),
+                    ("resnet50 individual_split", ["--split_fn", "individual_split",
+                                                   "--no-merge"], "individual without merge")):
+                bench(label, [*resnet, *extra], options.repeat, 10023, hespas.get(split))
         else:
             print(f"skipped ResNet-50: {RESNET} not found")
         big = Path(tmp) / "big.mlir"

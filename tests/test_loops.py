@@ -239,7 +239,7 @@ def test_xla_estimators_cut_blocks_out_of_loop_bodies():
     extractor = BlockExtractor(DATA / "loops_nested_scan.mlir")
     for block in graph.blocks:
         if not block.collective and block.repeats < 0:
-            assert "func.func @main" in extractor.extract(block)
+            assert "func.func @main" in extractor.extract(block.ops)
 
 
 def test_loop_trips_config_key(tmp_path):

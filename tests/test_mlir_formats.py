@@ -79,15 +79,16 @@ def xla_optimized(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A module after XLA's CPU optimizations (mhlo.fusion form), via jaxlib's HLO -> MLIR bridge."""
     jax = pytest.importorskip("jax")
     import jax.numpy as jnp
-    from jaxlib import _jax
+    from hespas_py.jaxcompat import hlo_proto_to_mlir_bytecode
 
     def step(x, w):
         y = jnp.tanh(x @ w) * 2.0 + 1.0
-        return jax.lax.fori_loop(0, 5, lambda i, y: y * 1.5, y).sum()
+        # 50 trips and a transcendental body: XLA keeps the loop (jaxlib 0.12 folds y * 1.5 x5).
+        return jax.lax.fori_loop(0, 50, lambda i, y: jnp.sin(y) * 1.5, y).sum()
 
     compiled = jax.jit(step).lower(jnp.ones((16, 32)), jnp.ones((32, 8))).compile()
     (hlo_module,) = compiled.runtime_executable().hlo_modules()
-    bytecode = _jax.mlir.hlo_to_stablehlo(hlo_module.as_serialized_hlo_module_proto())
+    bytecode = hlo_proto_to_mlir_bytecode(hlo_module.as_serialized_hlo_module_proto())
     path = tmp_path_factory.mktemp("xla") / "step.mlirbc"
     path.write_bytes(bytecode)
     return path
@@ -101,8 +102,15 @@ def test_xla_optimized_module_with_fusions(xla_optimized: Path) -> None:
         (body,) = fusion.regions
         assert body.ops[-1].name == "mhlo.return"
         assert len(body.args) == len(fusion.operands)
-    loop = next(op for op in module.ops if op.name == "stablehlo.while")
-    assert loop.attrs["trip_count"] == 5
+    where, loop = next((function.name, op) for function in module.functions.values()
+                       for op in function.ops if op.name == "stablehlo.while")
+    if where == module.entry:
+        assert loop.attrs["trip_count"] == 50
+    else:
+        # XLA:CPU of jaxlib 0.12 outlines a small loop into a called function
+        # (``xla_cpu_small_call``); its start value then arrives as an argument, not read across
+        # the call.
+        assert where.startswith("while") and "trip_count" not in loop.attrs
     expanded = dict(histogram(module, expand=True).counts)
     assert "mhlo.fusion" not in expanded and expanded["stablehlo.tanh"] == 1
 

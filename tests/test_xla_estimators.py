@@ -55,7 +55,7 @@ def compute_blocks(path):
 
 def test_extracted_block_parses_with_the_block_signature(source):
     first, second = compute_blocks(source)
-    text = BlockExtractor(source).extract(first)
+    text = BlockExtractor(source).extract(first.ops)
     with make_context():
         module = ir.Module.parse(text)
         names = [ir.StringAttr(op.attributes["sym_name"]).value for op in module.body.operations]
@@ -65,7 +65,7 @@ def test_extracted_block_parses_with_the_block_signature(source):
         assert [str(t) for t in signature.inputs] == ["tensor<64x32xf32>", "tensor<32x16xf32>"]
         # The call result feeds the all_reduce, the dot result the final add: both leave.
         assert [str(t) for t in signature.results] == ["tensor<64x16xf32>"] * 2
-    text = BlockExtractor(source).extract(second)
+    text = BlockExtractor(source).extract(second.ops)
     assert "stablehlo.add" in text and "dot_general" not in text
 
 
@@ -100,7 +100,7 @@ def test_op_missing_from_the_source_is_an_error(source, tmp_path):
     other = tmp_path / "other.mlir"
     other.write_text(MODULE.replace("stablehlo.exponential", "stablehlo.negate"))
     with pytest.raises(HespasError, match="not found"):
-        BlockExtractor(other).extract(compute_blocks(source)[0])
+        BlockExtractor(other).extract(compute_blocks(source)[0].ops)
 
 
 def test_robust_median_drops_outliers():

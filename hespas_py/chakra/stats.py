@@ -25,8 +25,7 @@ from collections import Counter
 from typing import Any, Mapping, Sequence
 
 from hespas_py.chakra.writer import collective_bytes
-from hespas_py.estimate.base import Estimate, Hardware, OpCost
-from hespas_py.estimate.fusion.kernel import FLASH_BACKWARD, FLASH_FORWARD
+from hespas_py.estimate.base import FLASH_BACKWARD, FLASH_FORWARD, Estimate, Hardware, OpCost
 from hespas_py.split.blocks import BlockGraph
 
 

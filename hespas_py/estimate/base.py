@@ -6,7 +6,6 @@ package: subclass `Estimator`, set ``name``, decorate with `register`.
 
 from __future__ import annotations
 
-import hashlib
 import importlib
 import json
 import pkgutil
@@ -44,10 +43,17 @@ class Hardware:
 
     def fingerprint(self) -> str:
         """Stable digest of every number here (part of cache keys)."""
+        import hashlib  # loads OpenSSL; only cached runs need it
+
         blob = json.dumps(
             [self.peak_flops, dict(self.per_dtype_flops), self.memory_bandwidth,
              self.vector_flops, dict(self.params)], sort_keys=True, default=str)
         return hashlib.sha256(blob.encode()).hexdigest()[:16]
+
+
+#: `OpCost.name` of the rows of flash-attention kernels (``fused_roofline``), forward and backward.
+FLASH_FORWARD = "flash_attention"
+FLASH_BACKWARD = "flash_attention_bwd"
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,6 +22,7 @@ from hespas_py.errors import HespasError
 from hespas_py.estimate.base import Estimate, OpCost, register
 from hespas_py.estimate.costs import op_work
 from hespas_py.estimate.roofline import Roofline
+from hespas_py.jaxcompat import hlo_cost_analysis, local_client, mlir_to_xla_computation
 from hespas_py.mlir.bindings import ir
 from hespas_py.mlir.extract import BlockExtractor
 from hespas_py.split.blocks import Block, BlockGraph
@@ -32,20 +33,10 @@ def _extractor(path: str) -> BlockExtractor:
     return BlockExtractor(path)
 
 
-def local_client() -> Any:
-    """The default jax backend's client (GPU when one is present, else CPU)."""
-    import jax
-
-    return jax.devices()[0].client
-
-
 def xla_computation(module_text: str) -> Any:
     """A StableHLO module's text as an ``XlaComputation`` (raises `HespasError` if XLA refuses)."""
-    from jaxlib import _jax
-
     try:
-        return _jax.mlir.mlir_module_to_xla_computation(
-            module_text, use_tuple_args=False, return_tuple=False)
+        return mlir_to_xla_computation(module_text)
     except Exception as exc:  # XLA raises its own status types
         raise HespasError(f"XLA cannot convert the block: {_first_line(exc)}") from None
 
@@ -95,11 +86,9 @@ class XlaCost(XlaBlockEstimator):
 
     def analysis(self, block: Block) -> dict[str, float]:
         """XLA's cost analysis of the block: ``flops``, ``bytes accessed``, ``transcendentals``."""
-        from jaxlib import _jax
-
-        module = xla_computation(str(self.block_module(block))).get_hlo_module()
+        computation = xla_computation(str(self.block_module(block)))
         try:
-            return dict(_jax.hlo_module_cost_analysis(local_client(), module))
+            return hlo_cost_analysis(local_client(), computation)
         except Exception as exc:
             raise HespasError(f"XLA cost analysis failed: {_first_line(exc)}") from None
 

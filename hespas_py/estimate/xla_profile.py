@@ -24,7 +24,8 @@ from hespas_py.checks import Number
 from hespas_py.errors import HespasError
 from hespas_py.estimate.base import Estimate, OpCost, register
 from hespas_py.estimate.costs import op_work
-from hespas_py.estimate.xla_cost import XlaBlockEstimator, _first_line, local_client
+from hespas_py.estimate.xla_cost import XlaBlockEstimator, _first_line
+from hespas_py.jaxcompat import compile_on_one_device, local_client
 from hespas_py.mlir.bindings import ir
 from hespas_py.split.blocks import Block
 
@@ -85,7 +86,7 @@ class XlaProfile(XlaBlockEstimator):
         rng = np.random.default_rng(0)
         client = local_client()
         try:
-            executable = client.compile_and_load(text, client.devices()[:1])
+            executable = compile_on_one_device(client, text)
             import jax
 
             inputs = [jax.device_put(_buffer(t, rng), client.devices()[0]) for t in arg_types]

@@ -23,6 +23,7 @@ from typing import Any, Callable
 
 from hespas_py.errors import HespasError
 from hespas_py.export.stablehlo import hlo_proto_to_stablehlo, hlo_text_to_stablehlo
+from hespas_py.jaxcompat import backends_initialized, compiled_hlo_proto, ir
 
 Factory = Callable[[], tuple[Any, tuple[Any, ...]]]
 
@@ -61,8 +62,6 @@ def lower_step(spec: str, num_devices: int):
 
 def _partitions(lowered) -> int:
     """How many devices the lowered step is partitioned over (JAX records it on the module)."""
-    from jaxlib.mlir import ir
-
     attributes = lowered.compiler_ir("stablehlo").operation.attributes
     if "mhlo.num_partitions" not in attributes:
         return 1
@@ -79,9 +78,8 @@ def compile_step(lowered, options: dict, spec: str):
 
 def _optimized_stablehlo(spec: str, num_devices: int) -> str:
     compiled = compile_step(lower_step(spec, num_devices), {}, spec)
-    (module,) = compiled.runtime_executable().hlo_modules()
-    return hlo_proto_to_stablehlo(module.as_serialized_hlo_module_proto(),
-                                  num_devices=num_devices, drop_copies=False)
+    return hlo_proto_to_stablehlo(compiled_hlo_proto(compiled), num_devices=num_devices,
+                                  drop_copies=False)
 
 
 def _use_cpu_devices(num_devices: int, name: str) -> None:
@@ -89,9 +87,8 @@ def _use_cpu_devices(num_devices: int, name: str) -> None:
     if num_devices < 1:
         raise HespasError(f"{name}: --devices must be at least 1, got {num_devices}")
     import jax
-    from jax._src import xla_bridge
 
-    if not xla_bridge.backends_are_initialized():
+    if not backends_initialized():
         jax.config.update("jax_platforms", "cpu")
         jax.config.update("jax_num_cpu_devices", num_devices)
     have = jax.device_count()

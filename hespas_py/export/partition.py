@@ -85,7 +85,8 @@ def _dump_post_spmd(spec: str, num_devices: int, dump_dir: str) -> None:
 
 
 if __name__ == "__main__":
-    from hespas_py.cli.errors import run_guarded
-
     spec_arg, devices_arg, dir_arg = sys.argv[1:]
-    run_guarded(lambda: _dump_post_spmd(spec_arg, int(devices_arg), dir_arg))
+    try:
+        _dump_post_spmd(spec_arg, int(devices_arg), dir_arg)
+    except HespasError as exc:  # the parent reads this line back (`run_until_dumped`)
+        sys.exit(f"error: {exc}")

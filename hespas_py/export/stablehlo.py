@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import numpy as np
-from jaxlib import _hlo, _jax
 
+from hespas_py.jaxcompat import hlo_proto_to_mlir_bytecode, hlo_text_to_proto
 from hespas_py.mlir.bindings import ir, make_context, stablehlo
 from hespas_py.mlir.meshes import Mesh, mesh_axes_groups, read_meshes
 
@@ -19,13 +19,13 @@ def hlo_text_to_stablehlo(hlo_text: str, *, num_devices: int, drop_copies: bool)
     ops are forwarded to their operand: the SPMD partitioner wraps every result it emits in a copy
     that XLA's next simplification pass removes, and they are no part of the program.
     """
-    module_proto = _hlo.hlo_module_from_text(hlo_text).as_serialized_hlo_module_proto()
-    return hlo_proto_to_stablehlo(module_proto, num_devices=num_devices, drop_copies=drop_copies)
+    return hlo_proto_to_stablehlo(hlo_text_to_proto(hlo_text), num_devices=num_devices,
+                                  drop_copies=drop_copies)
 
 
 def hlo_proto_to_stablehlo(module_proto: bytes, *, num_devices: int, drop_copies: bool) -> str:
     """Like `hlo_text_to_stablehlo`, from a serialized ``HloModuleProto``."""
-    bytecode = _jax.mlir.hlo_to_stablehlo(module_proto)
+    bytecode = hlo_proto_to_mlir_bytecode(module_proto)
     with make_context():
         module = ir.Module.parse(bytecode)
         i32 = ir.IntegerType.get_signless(32)

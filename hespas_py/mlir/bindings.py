@@ -1,18 +1,14 @@
 """jaxlib's MLIR bindings, imported piecemeal, and the one way to make a context for our dialects.
 
-Only the compiled extension modules are imported here (never ``jax``; MLIR itself loads the
+Only the compiled extension modules are imported (never ``jax``; MLIR itself loads the
 generated op-view classes of a dialect when its first op is met, which the reader's per-class
 cache relies on): reading a module then costs a fraction of a second of interpreter start-up.
+Which module each comes from depends on the jaxlib release (`hespas_py.jaxcompat`).
 """
 
 from __future__ import annotations
 
-from jaxlib.mlir._mlir_libs import _chlo as chlo
-from jaxlib.mlir._mlir_libs import _jax_mlir_ext
-from jaxlib.mlir._mlir_libs import _mlirHlo as mhlo
-from jaxlib.mlir._mlir_libs import _sdy as sdy
-from jaxlib.mlir._mlir_libs import _stablehlo as stablehlo
-from jaxlib.mlir._mlir_libs._mlir import ir
+from hespas_py.jaxcompat import chlo, ir, mhlo, register_dialects, sdy, stablehlo
 
 __all__ = ["chlo", "ir", "make_context", "mhlo", "sdy", "stablehlo"]
 
@@ -26,7 +22,7 @@ def make_context(*, allow_unregistered_dialects: bool = False) -> ir.Context:
     context = ir.Context()
     context.enable_multithreading(False)
     registry = ir.DialectRegistry()
-    _jax_mlir_ext.register_dialects(registry)
+    register_dialects(registry)
     context.append_dialect_registry(registry)
     stablehlo.register_dialect(context)
     chlo.register_dialect(context)

@@ -23,7 +23,6 @@ from hespas_py.errors import HespasError
 from hespas_py.mlir.bindings import ir
 from hespas_py.mlir.ops import Op, TensorType
 from hespas_py.mlir.source import entry_name, func_ops, is_public, parse_file, split_label
-from hespas_py.split.blocks import Block
 
 _MANUAL = "sdy.manual_computation"
 #: Control flow whose bodies hold block ops when the splitter expands a loop or takes a branch.
@@ -91,9 +90,9 @@ class BlockExtractor:
         raise HespasError(f"{self.path}: op {op.name} #{op.index} of the block not found in the "
                           "module it was read from")
 
-    def extract(self, block: Block) -> str:
-        """The block as a standalone module's text (``@main`` plus the functions it calls)."""
-        return str(self.extract_module(block.ops))
+    def extract(self, ops: Sequence[Op]) -> str:
+        """A block's ``ops`` as a standalone module's text (``@main`` plus the functions it calls)."""
+        return str(self.extract_module(ops))
 
     def extract_module(self, ops: Sequence[Op]) -> ir.Module:
         """A new module whose ``@main`` computes ``ops`` (see the module docstring)."""

@@ -5,12 +5,10 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
+from hespas_py.estimate.base import FLASH_BACKWARD, FLASH_FORWARD
 from hespas_py.mlir.ops import Op
 
-
-#: ``Kernel.gemm_kind`` of the flash-attention kernels (`Kind.ATTENTION`).
-FLASH_FORWARD = "flash_attention"
-FLASH_BACKWARD = "flash_attention_bwd"
+__all__ = ["FLASH_BACKWARD", "FLASH_FORWARD", "Kernel", "Kind"]
 
 
 class Kind(enum.Enum):

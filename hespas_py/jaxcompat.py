@@ -1,0 +1,99 @@
+"""Every private jaxlib entry point hespas_py uses, in one place, for jax/jaxlib 0.10 to 0.12.
+
+jaxlib's MLIR extension modules and its XLA bridge (``jaxlib._jax``, ``jaxlib._hlo``) are not
+public API and change between releases; the rest of the package reaches them only through this
+module, so a new release is adapted here. Known differences:
+
+- jaxlib 0.11 and later: the ``_sdy`` extension imports ``jaxlib.mlir.dialects.sdy`` while it
+  initialises, so importing the extension first leaves that Python module without the attributes
+  defined after the import (``TensorShardingPerValueAttr``, ...), and JAX's own lowering then
+  fails. The dialect is taken from ``jaxlib.mlir.dialects.sdy`` there; on 0.10 from the bare
+  extension, which skips the generated op classes a reader never needs.
+
+Only the MLIR extension modules are imported here; XLA is imported by the functions that use it,
+so reading a module never loads it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from jaxlib.mlir._mlir_libs import _chlo as chlo
+from jaxlib.mlir._mlir_libs import _jax_mlir_ext
+from jaxlib.mlir._mlir_libs import _mlirHlo as mhlo
+from jaxlib.mlir._mlir_libs import _stablehlo as stablehlo
+from jaxlib.mlir._mlir_libs._mlir import ir
+from jaxlib.version import __version__ as JAXLIB_VERSION
+
+__all__ = ["JAXLIB_RELEASE", "JAXLIB_VERSION", "backends_initialized", "chlo",
+           "compile_on_one_device", "compiled_hlo_proto", "hlo_cost_analysis",
+           "hlo_proto_to_mlir_bytecode", "hlo_text_to_proto", "ir", "local_client", "mhlo",
+           "mlir_to_xla_computation", "register_dialects", "sdy", "stablehlo"]
+
+#: (major, minor) of the installed jaxlib.
+JAXLIB_RELEASE: tuple[int, int] = tuple(int(part) for part in JAXLIB_VERSION.split(".")[:2])
+
+if JAXLIB_RELEASE < (0, 11):
+    from jaxlib.mlir._mlir_libs import _sdy as sdy
+else:
+    from jaxlib.mlir.dialects import sdy
+
+
+def register_dialects(registry: ir.DialectRegistry) -> None:
+    """Add the upstream dialects JAX registers (func, ...; stablehlo and vhlo) to ``registry``."""
+    _jax_mlir_ext.register_dialects(registry)
+
+
+def hlo_text_to_proto(hlo_text: str) -> bytes:
+    """A serialized ``HloModuleProto`` of an HLO module in XLA's text form."""
+    from jaxlib import _hlo
+
+    return _hlo.hlo_module_from_text(hlo_text).as_serialized_hlo_module_proto()
+
+
+def hlo_proto_to_mlir_bytecode(module_proto: bytes) -> bytes:
+    """A serialized ``HloModuleProto`` as StableHLO (MLIR bytecode, ``mhlo`` ops where XLA fused)."""
+    from jaxlib import _jax
+
+    return _jax.mlir.hlo_to_stablehlo(module_proto)
+
+
+def mlir_to_xla_computation(module_text: str) -> Any:
+    """A StableHLO module's text as an ``XlaComputation`` (untupled arguments and results)."""
+    from jaxlib import _jax
+
+    return _jax.mlir.mlir_module_to_xla_computation(module_text, use_tuple_args=False,
+                                                    return_tuple=False)
+
+
+def hlo_cost_analysis(client: Any, computation: Any) -> dict[str, float]:
+    """XLA's ``HloCostAnalysis`` of an ``XlaComputation`` on ``client``'s backend."""
+    from jaxlib import _jax
+
+    return dict(_jax.hlo_module_cost_analysis(client, computation.get_hlo_module()))
+
+
+def local_client() -> Any:
+    """The default jax backend's client (GPU when one is present, else CPU)."""
+    import jax
+
+    return jax.devices()[0].client
+
+
+def compile_on_one_device(client: Any, module_text: str) -> Any:
+    """A StableHLO module's text compiled and loaded by ``client`` for its first device; the
+    result's ``execute(buffers)`` runs it."""
+    return client.compile_and_load(module_text, client.devices()[:1])
+
+
+def backends_initialized() -> bool:
+    """Whether JAX has created its backends in this process (its device count is fixed then)."""
+    from jax._src import xla_bridge
+
+    return xla_bridge.backends_are_initialized()
+
+
+def compiled_hlo_proto(compiled: Any) -> bytes:
+    """The serialized ``HloModuleProto`` a ``jax.stages.Compiled`` of one module runs."""
+    (module,) = compiled.runtime_executable().hlo_modules()
+    return module.as_serialized_hlo_module_proto()

@@ -1,0 +1,91 @@
+"""Data flows one way: no module of a stage imports a later stage, and nothing imports the CLI.
+
+An AST scan of every module under hespas_py/ (imports inside functions included), so an import
+that runs back up the stages fails here however lazily it is written.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parents[1] / "hespas_py"
+
+#: Packages and top-level modules in data-flow order; each may import only those before it and
+#: the shared modules. ``export`` reads StableHLO back through ``mlir``; ``pipeline``, ``sweep``,
+#: ``accuracy`` and ``cli`` wire the stages up, the CLI last.
+ORDER = ("mlir", "export", "split", "estimate", "chakra", "sim", "pipeline", "sweep", "accuracy",
+         "cli")
+#: Modules every stage may use; they import no stage themselves.
+SHARED = ("errors", "fast_init", "forking", "gc_pause", "resources", "dag", "plotting",
+          "jaxcompat")
+
+
+def _unit(path: Path, root: Path = PACKAGE) -> str:
+    """The stage (package) or shared module a file under ``root`` (hespas_py/) belongs to."""
+    parts = path.relative_to(root).parts
+    return parts[0] if len(parts) > 1 else parts[0].removesuffix(".py")
+
+
+def _imported_units(path: Path) -> set[tuple[str, int]]:
+    """(stage or shared module, line) of every hespas_py import in the file."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            assert node.level == 0, f"{path}:{node.lineno}: relative import"
+            names = [node.module or ""]
+            if node.module == "hespas_py":
+                names = [f"hespas_py.{alias.name}" for alias in node.names]
+        else:
+            continue
+        for name in names:
+            parts = name.split(".")
+            if parts[0] == "hespas_py" and len(parts) > 1:
+                found.add((parts[1], node.lineno))
+    return found
+
+
+def _violations(paths, root: Path = PACKAGE) -> list[str]:
+    rank = {unit: i for i, unit in enumerate(ORDER)}
+    problems = []
+    for path in paths:
+        unit = _unit(path, root)
+        for target, line in _imported_units(path):
+            if target == unit or target == "__init__":
+                continue
+            if unit in SHARED:
+                allowed = target in SHARED
+            elif target in SHARED:
+                allowed = True
+            else:
+                allowed = target in rank and rank[target] < rank[unit]
+            if not allowed:
+                problems.append(f"{path.relative_to(root.parent)}:{line}: {unit} imports {target}")
+    return problems
+
+
+def test_every_module_belongs_to_a_known_stage_or_shared_module():
+    units = {_unit(path) for path in PACKAGE.rglob("*.py")} - {"__init__", "__main__"}
+    assert units <= set(ORDER) | set(SHARED), units - set(ORDER) - set(SHARED)
+
+
+def test_no_module_imports_a_later_stage_or_the_cli():
+    assert _violations(sorted(PACKAGE.rglob("*.py"))) == []
+
+
+@pytest.mark.parametrize("source, unit", [
+    ("from hespas_py.split.blocks import Block\n", "mlir"),
+    ("def f():\n    from hespas_py.cli.errors import run_guarded\n", "export"),
+    ("import hespas_py.sim.simulate\n", "chakra"),
+    ("from hespas_py import pipeline\n", "estimate"),
+    ("from hespas_py.mlir import ops\n", "errors"),
+])
+def test_the_scan_catches_an_import_back_up_the_stages(tmp_path, source, unit):
+    path = tmp_path / unit / "module.py" if unit in ORDER else tmp_path / f"{unit}.py"
+    path.parent.mkdir(exist_ok=True)
+    path.write_text(source)
+    assert len(_violations([path], tmp_path)) == 1
