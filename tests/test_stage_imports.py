@@ -20,7 +20,7 @@ ORDER = ("mlir", "export", "split", "estimate", "chakra", "sim", "pipeline", "sw
          "cli")
 #: Modules every stage may use; they import no stage themselves.
 SHARED = ("errors", "fast_init", "forking", "gc_pause", "resources", "dag", "plotting",
-          "jaxcompat")
+          "jaxcompat", "checks")
 
 
 def _unit(path: Path, root: Path = PACKAGE) -> str:
