@@ -1,0 +1,10 @@
+"""Per-device peak memory of a module's program (stage after `hespas_py.estimate`: it reuses the
+fusion plan of ``fused_roofline``; nothing imports it back but the pipeline and the CLI).
+
+`analyze` counts a module; `peak_of_file` reads one from a file; `liveness` walks one scope.
+"""
+
+from hespas_py.memory.analysis import MemoryReport, analyze
+from hespas_py.memory.liveness import Buffer
+
+__all__ = ["Buffer", "MemoryReport", "analyze"]

@@ -1,0 +1,201 @@
+"""Temporaries live over one scope's program: the buffers its planned kernels write, and the most
+bytes of them live at once.
+
+A scope (a function body, a ``while`` body or condition, a ``case`` branch) is flattened and fused
+exactly as the ``fused_roofline`` estimator plans it (`hespas_py.estimate.fusion`): calls are
+inlined, ``reshape``/``bitcast`` are views of their operand, scalar and splat constants fold into
+their users, and a value fused into its consumer kernel never exists in memory. A value a kernel
+writes (`Planner.materialized`) is one buffer, live from its writer kernel to the last kernel that
+reads it. Kernels run in program order, each at its root (the last op it computes).
+
+Buffer reuse, as XLA's buffer assignment does it (``HloDataflowAnalysis::CanShareBuffer``,
+``xla/service/hlo_dataflow_analysis.cc``):
+
+- a loop (elementwise) kernel writes its result into an operand buffer of the same size whose
+  last reader it is;
+- ``dynamic_update_slice`` updates its operand in place when that operand dies there;
+- a ``while`` keeps its state in the buffers of the operands that die at it (XLA copies only the
+  ones still read afterwards).
+
+Control flow: a ``while`` adds, at its position, the peak temporaries of its body (or condition,
+whichever is larger) on top of its state; a ``case``/``if`` the larger of its branches. Values a
+body yields are its state, not temporaries.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+from dataclasses import dataclass
+from typing import Collection, Iterator, Sequence
+
+from hespas_py.estimate.fusion.kernel import Kind
+from hespas_py.estimate.fusion.planner import Planner
+from hespas_py.estimate.fusion.scope import IN_PLACE, OpClass, Scope
+from hespas_py.mlir.ops import Op, Region, TensorType
+
+#: Buffers of a scope's peak kept for the report, largest first.
+TOP_BUFFERS = 10
+
+
+@dataclass(frozen=True, slots=True)
+class Buffer:
+    """One buffer in device memory.
+
+    Attributes:
+        op: the op that writes it (``parameter`` for an entry argument), dialect included.
+        shape: its dimensions.
+        dtype: its element type.
+        bytes: its size.
+        kind: ``argument``, ``output`` or ``temporary``.
+    """
+
+    op: str
+    shape: tuple[int, ...]
+    dtype: str
+    bytes: int
+    kind: str
+
+    def as_json(self) -> dict:
+        return {"op": self.op, "shape": list(self.shape), "dtype": self.dtype,
+                "bytes": self.bytes, "kind": self.kind}
+
+
+@dataclass(frozen=True, slots=True)
+class ScopePeak:
+    """The most temporary bytes one scope holds at once.
+
+    Attributes:
+        bytes: that figure, nested control flow included.
+        live: the largest temporaries live then (at most `TOP_BUFFERS`), largest first.
+    """
+
+    bytes: int
+    live: tuple[Buffer, ...] = ()
+
+
+@dataclass(slots=True)
+class _Interval:
+    """One buffer over kernel positions (values that reuse it extend it)."""
+
+    birth: int
+    death: int
+    nbytes: int
+    key: int  # the first value stored in it
+
+
+def scope_peak(ops: Sequence[Op], args: Sequence[int], arg_types: Sequence[TensorType],
+               outputs: Collection[int], fused_attention: bool = False) -> ScopePeak:
+    """Peak temporaries of ``ops`` (one scope, program order) with arguments ``args`` (SSA ids
+    and types); ``outputs``: SSA ids read after the scope (not temporaries; the scope's own
+    returned values never are)."""
+    return _Walk(ops, args, arg_types, outputs, fused_attention, itertools.count()).peak()
+
+
+class _Walk:
+    """Liveness of one scope's materialized values (see the module docstring)."""
+
+    def __init__(self, ops: Sequence[Op], args: Sequence[int], arg_types: Sequence[TensorType],
+                 outputs: Collection[int], fused_attention: bool, fresh: Iterator[int]) -> None:
+        self.fresh = fresh
+        self.fused_attention = fused_attention
+        keys = {a: next(fresh) for a in args}
+        self.scope = Scope(ops, keys, fresh)
+        self.scope.types.update((keys[a], t) for a, t in zip(args, arg_types))
+        self.outputs = {self.scope.env[v] for v in outputs if v in self.scope.env}
+        self.outputs.update(self.scope.returned)
+        self.planner = Planner(self.scope, self.outputs, fused_attention)
+        self.planner.fuse()
+
+    def peak(self) -> ScopePeak:
+        planner = self.planner
+        groups = [(max(g.members), g) for g in planner.groups if g.members]
+        groups.sort(key=lambda item: item[0])
+        time_of = {id(g): t for t, g in groups}
+        # Each value a kernel writes, with the positions of its writer and last reader.
+        death: dict[int, int] = {}
+        for key in planner.users:
+            if self._temporary(key):
+                readers = [time_of[id(planner.groups[g])] for g in planner.reader_groups(key)]
+                birth = time_of[id(planner.groups[planner.writer_group(key)])]
+                death[key] = max([birth, *readers])
+        buffer_of: dict[int, _Interval] = {}
+        extra: dict[int, ScopePeak] = {}  # position -> nested control-flow peak there
+        for t, group in groups:
+            taken: set[int] = set()
+            shares = self._shares_inputs(group)
+            for m in sorted(group.members):
+                node = planner.nodes[m]
+                if node.cls is OpClass.CONTROL:
+                    extra[t] = self._control_peak(node.op)
+                dying = [k for k in dict.fromkeys(node.inputs) if k in buffer_of
+                         and death.get(k) == t] if shares or node.op.short_name in IN_PLACE \
+                    or node.cls is OpClass.CONTROL else []
+                for key in node.outputs:
+                    if key not in death or planner.writer_group(key) is None or \
+                            planner.groups[planner.writer_group(key)] is not group:
+                        continue
+                    size = planner.nbytes(key)
+                    reuse = next((k for k in dying if k not in taken
+                                  and buffer_of[k].nbytes == size), None)
+                    if reuse is not None:
+                        taken.add(reuse)
+                        buffer_of[key] = interval = buffer_of[reuse]
+                        interval.death = max(interval.death, death[key])
+                    else:
+                        buffer_of[key] = _Interval(t, death[key], size, key)
+        intervals = list({id(b): b for b in buffer_of.values()}.values())
+        return self._sweep(intervals, extra)
+
+    def _temporary(self, key: int) -> bool:
+        """Whether ``key`` is a value of this scope written to memory and not an output."""
+        planner = self.planner
+        return (key in planner.producer and key not in self.outputs
+                and key not in self.scope.folded and planner.writer_group(key) is not None
+                and planner.materialized(key))
+
+    def _shares_inputs(self, group) -> bool:
+        """Whether a kernel may write its results into operand buffers that die at it: a loop
+        (elementwise) kernel, whose element i reads only element i of each operand."""
+        return group.kind is Kind.LOOP
+
+    def _control_peak(self, op: Op) -> ScopePeak:
+        """Temporaries a ``while`` (its body or condition) or ``case``/``if`` (its largest
+        branch) holds besides its operands and results."""
+        return max((self._region_peak(r) for r in op.regions),
+                   key=lambda p: p.bytes, default=ScopePeak(0))
+
+    def _region_peak(self, region: Region) -> ScopePeak:
+        returned = region.ops[-1].operands if region.ops else ()
+        walk = _Walk(region.ops, region.args, region.arg_types, returned,
+                     self.fused_attention, self.fresh)
+        return walk.peak()
+
+    def _sweep(self, intervals: list[_Interval], extra: dict[int, ScopePeak]) -> ScopePeak:
+        """The position where live buffers (plus nested peaks) are largest, and what is live."""
+        births = sorted(intervals, key=lambda b: b.birth)
+        ending: list[tuple[int, int]] = []  # (death, index in births)
+        times = sorted({b.birth for b in intervals} | set(extra))
+        live, best, best_t = 0, -1, None
+        i = 0
+        for t in times:
+            while i < len(births) and births[i].birth <= t:
+                live += births[i].nbytes
+                heapq.heappush(ending, (births[i].death, i))
+                i += 1
+            while ending and ending[0][0] < t:
+                live -= births[heapq.heappop(ending)[1]].nbytes
+            total = live + (extra[t].bytes if t in extra else 0)
+            if total > best:
+                best, best_t = total, t
+        if best_t is None:
+            return ScopePeak(0)
+        at_peak = [self._buffer(b) for b in intervals if b.birth <= best_t <= b.death]
+        nested = extra[best_t].live if best_t in extra else ()
+        live_buffers = sorted([*at_peak, *nested], key=lambda b: -b.bytes)[:TOP_BUFFERS]
+        return ScopePeak(best, tuple(live_buffers))
+
+    def _buffer(self, interval: _Interval) -> Buffer:
+        node = self.planner.nodes[self.planner.producer[interval.key]]
+        vtype = self.scope.types[interval.key]
+        return Buffer(node.op.name, vtype.shape, vtype.dtype, interval.nbytes, "temporary")
