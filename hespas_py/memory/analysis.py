@@ -81,7 +81,8 @@ def analyze(module: Module, fused_attention: bool = False) -> MemoryReport:
     ``fused_attention`` plans attention as flash kernels, as the estimator would."""
     entry = module.functions[module.entry]
     returned = entry.ops[-1].operands if entry.ops else ()
-    temporaries = scope_peak(entry.ops, entry.args, entry.arg_types, returned, fused_attention)
+    temporaries = scope_peak(entry.ops, entry.args, entry.arg_types, returned, fused_attention,
+                             output_slots=returned)
     arguments = [Buffer("parameter", t.shape, t.dtype, t.nbytes, "argument")
                  for t in entry.arg_types]
     producers = {r: op.name for op in entry.ops for r in op.results}

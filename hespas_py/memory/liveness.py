@@ -85,11 +85,40 @@ class _Interval:
 
 
 def scope_peak(ops: Sequence[Op], args: Sequence[int], arg_types: Sequence[TensorType],
-               outputs: Collection[int], fused_attention: bool = False) -> ScopePeak:
+               outputs: Collection[int], fused_attention: bool = False,
+               output_slots: Sequence[int] = ()) -> ScopePeak:
     """Peak temporaries of ``ops`` (one scope, program order) with arguments ``args`` (SSA ids
     and types); ``outputs``: SSA ids read after the scope (not temporaries; the scope's own
-    returned values never are)."""
-    return _Walk(ops, args, arg_types, outputs, fused_attention, itertools.count()).peak()
+    returned values never are).
+
+    ``output_slots``: the returned values (SSA ids, one per output buffer) whose buffers
+    temporaries may borrow before the value is written (`_borrow_output_buffers`)."""
+    walk = _Walk(ops, args, arg_types, outputs, fused_attention, itertools.count())
+    return walk.peak(output_slots)
+
+
+def _borrow_output_buffers(intervals: list[_Interval],
+                           slots: Sequence[tuple[int, int]]) -> list[_Interval]:
+    """The temporaries left for the temporary block once others borrow output buffers.
+
+    XLA's buffer assignment (``BufferAssigner::AssignBuffersForComputations``,
+    ``xla/service/buffer_assignment.cc``) visits buffers largest first, an output before a
+    temporary of its size, and puts a temporary into an existing allocation, output allocations
+    included, that is at least as large and holds nothing live at the same time; only the
+    temporaries that find none go to the heap-simulated temporary block. An output allocation
+    is busy from the kernel that writes the output (``slots``: size, that position) to the end.
+    """
+    allocations = sorted(([size, [(written, float("inf"))]] for size, written in slots),
+                         key=lambda a: -a[0])
+    left: list[_Interval] = []
+    for buffer in sorted(intervals, key=lambda b: -b.nbytes):
+        home = next((busy for size, busy in allocations if size >= buffer.nbytes and all(
+            buffer.death < start or buffer.birth > stop for start, stop in busy)), None)
+        if home is None:
+            left.append(buffer)
+        else:
+            home.append((buffer.birth, buffer.death))
+    return left
 
 
 class _Walk:
@@ -107,7 +136,7 @@ class _Walk:
         self.planner = Planner(self.scope, self.outputs, fused_attention)
         self.planner.fuse()
 
-    def peak(self) -> ScopePeak:
+    def peak(self, output_slots: Sequence[int] = ()) -> ScopePeak:
         planner = self.planner
         groups = [(max(g.members), g) for g in planner.groups if g.members]
         groups.sort(key=lambda item: item[0])
@@ -145,6 +174,15 @@ class _Walk:
                     else:
                         buffer_of[key] = _Interval(t, death[key], size, key)
         intervals = list({id(b): b for b in buffer_of.values()}.values())
+        if output_slots:
+            end = groups[-1][0] + 1 if groups else 0
+            slots = []
+            for value in output_slots:
+                key = self.scope.env.get(value)
+                writer = planner.writer_group(key) if key in planner.producer else None
+                written = time_of[id(planner.groups[writer])] if writer is not None else end
+                slots.append((planner.nbytes(key) if key is not None else 0, written))
+            intervals = _borrow_output_buffers(intervals, slots)
         return self._sweep(intervals, extra)
 
     def _temporary(self, key: int) -> bool:
