@@ -13,9 +13,16 @@ Buffer reuse, as XLA's buffer assignment does it (``HloDataflowAnalysis::CanShar
 
 - a loop (elementwise) kernel writes its result into an operand buffer of the same size whose
   last reader it is;
-- ``dynamic_update_slice`` updates its operand in place when that operand dies there;
+- ``dynamic_update_slice`` and ``scatter`` update their operand in place when it dies there
+  (``HloDataflowAnalysis::GetInPlaceInputOutputPairs``);
 - a ``while`` keeps its state in the buffers of the operands that die at it (XLA copies only the
   ones still read afterwards).
+
+Expanded ops: XLA's GPU compiler rewrites ``select_and_scatter`` (max-pool backward) as a
+variadic ``reduce_window`` that writes, per source element, the selected value and its index in
+each operand dimension (s32), then a scatter of the source at those indices
+(``SelectAndScatterExpander``, ``xla/service/select_and_scatter_expander.cc``); those arrays are
+temporaries at the op (`_expansion_bytes`).
 
 Control flow: a ``while`` adds, at its position, the peak temporaries of its body (or condition,
 whichever is larger) on top of its state; a ``case``/``if`` the larger of its branches. Values a
@@ -32,8 +39,10 @@ from typing import Collection, Iterator, Sequence
 from hespas_py.estimate.fusion.kernel import Kind
 from hespas_py.estimate.fusion.planner import Planner
 from hespas_py.estimate.fusion.scope import IN_PLACE, OpClass, Scope
-from hespas_py.mlir.ops import Op, Region, TensorType
+from hespas_py.mlir.ops import DTYPE_BYTES, Op, Region, TensorType
 
+#: Ops whose result is their first operand updated in place (XLA's in-place input/output pairs).
+_IN_PLACE = IN_PLACE | {"scatter"}
 #: Buffers of a scope's peak kept for the report, largest first.
 TOP_BUFFERS = 10
 
@@ -97,6 +106,18 @@ def scope_peak(ops: Sequence[Op], args: Sequence[int], arg_types: Sequence[Tenso
     return walk.peak(output_slots)
 
 
+def _expansion(op: Op) -> ScopePeak:
+    """The temporaries of a ``select_and_scatter``'s expansion (see the module docstring): per
+    element of the source (operand 1), the selected operand value and one s32 index per operand
+    dimension."""
+    operand, source = op.operand_types[0], op.operand_types[1]
+    buffers = (Buffer(op.name, source.shape, operand.dtype,
+                      source.num_elements * DTYPE_BYTES.get(operand.dtype, 4), "temporary"),
+               *(Buffer(op.name, source.shape, "i32", source.num_elements * 4, "temporary")
+                 for _ in operand.shape))
+    return ScopePeak(sum(b.bytes for b in buffers), buffers)
+
+
 def _borrow_output_buffers(intervals: list[_Interval],
                            slots: Sequence[tuple[int, int]]) -> list[_Interval]:
     """The temporaries left for the temporary block once others borrow output buffers.
@@ -157,8 +178,10 @@ class _Walk:
                 node = planner.nodes[m]
                 if node.cls is OpClass.CONTROL:
                     extra[t] = self._control_peak(node.op)
+                elif node.op.short_name == "select_and_scatter":
+                    extra[t] = _expansion(node.op)
                 dying = [k for k in dict.fromkeys(node.inputs) if k in buffer_of
-                         and death.get(k) == t] if shares or node.op.short_name in IN_PLACE \
+                         and death.get(k) == t] if shares or node.op.short_name in _IN_PLACE \
                     or node.cls is OpClass.CONTROL else []
                 for key in node.outputs:
                     if key not in death or planner.writer_group(key) is None or \
