@@ -7,7 +7,8 @@ an existing directory; without it an existing directory is an error). Output lay
 
 - ``dev.<i>.et``, ``comm_group.json``: the traces (`hespas_py.chakra.writer`);
 - ``module_stats.json``: the estimate's make-up (`hespas_py.chakra.stats`) plus ``traces``
-  (node counts) and ``timings_s`` (per phase);
+  (node counts), ``memory`` (the per-device peak memory and whether it fits the hardware,
+  `hespas_py.memory`) and ``timings_s`` (per phase);
 
 The estimate cache is used when a cache directory is given (``cache_dir`` in the config or
 ``--cache-dir``) and caching is not disabled; otherwise every block goes straight to the
@@ -221,6 +222,15 @@ def _estimator(config: GenConfig):
     return CachedEstimator(estimator, config.cache_dir)
 
 
+def memory_of(module, hardware: Hardware) -> dict[str, Any]:
+    """The ``memory`` entry of a module's stats: its per-device peak (`hespas_py.memory`),
+    planned with the hardware's ``fused_attention`` setting, against the hardware's capacity."""
+    from hespas_py.memory import analyze
+
+    report = analyze(module, bool(hardware.params.get("fused_attention", False)))
+    return report.as_json(hardware.capacity_bytes)
+
+
 def _estimate_all(graph, estimator, progress: ProgressHook | None) -> list:
     compute = sum(not b.collective for b in graph.blocks)
     estimator.prepare(graph)
@@ -274,6 +284,7 @@ def _summary(config: GenConfig, source: str, stats: Mapping[str, Any], traces,
         "loops": stats["loops"],
         "assumptions": stats["assumptions"],
         "cache": stats["cache"],
+        "memory": stats["memory"],
         "timings_s": dict(timings),
     }
 
@@ -305,6 +316,8 @@ def _generate(config: GenConfig, progress: ProgressHook | None) -> GenResult:
 
     module = load_module(config.mlir_file, module=config.module)
     lap("read")
+    memory = memory_of(module, config.hardware)
+    lap("memory")
     graph = split(module, config.split_strategy, loop_trips=config.loop_trips,
                   **config.split_options())
     layout = DeviceLayout.for_module(module, config.num_npus,
@@ -330,6 +343,7 @@ def _generate(config: GenConfig, progress: ProgressHook | None) -> GenResult:
         traces = write_traces(staging, graph, estimates, layout)
         stats = stats_of()
         stats["devices"] = layout.as_json()
+        stats["memory"] = memory
         if config.combine_threshold:
             stats["combine_threshold"] = config.combine_threshold.as_json()
         stats["traces"] = {"files": traces.files, "comm_groups": len(traces.comm_groups),
