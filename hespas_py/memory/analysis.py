@@ -5,17 +5,25 @@ allocations: the entry arguments, the outputs (allocated for the whole run, sinc
 keeps them) and one preallocated block of temporaries, sized by XLA's heap simulation of the
 scheduled program. Its peak is their sum, less the arguments whose buffers become outputs
 (donation: ``alias``). `analyze` counts the same way: arguments and outputs from the entry
-function's types, temporaries from `liveness.scope_peak` over the entry function.
+function's types, temporaries from `liveness.scope_peak` over the entry function. A program of
+several results returns them as one tuple, whose own buffer is a table of one 8-byte pointer per
+element (`TUPLE_POINTER_BYTES`; XLA's ``ShapeUtil::ByteSizeOf`` of a tuple shape), counted with
+the outputs as XLA counts it.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Mapping
 
 from hespas_py.memory.liveness import TOP_BUFFERS, Buffer, scope_peak
 from hespas_py.mlir.aliases import ANY_OUTPUT
 from hespas_py.mlir.ops import Module, TensorType
+
+
+#: Bytes per element of a tuple's pointer table (64-bit device pointers).
+TUPLE_POINTER_BYTES = 8
 
 
 @dataclass(frozen=True)
@@ -24,7 +32,8 @@ class MemoryReport:
 
     Attributes:
         arguments_bytes: the entry arguments.
-        outputs_bytes: the results (each returned position its own buffer).
+        outputs_bytes: the results (each returned position its own buffer), with the pointer
+            table of a result tuple.
         alias_bytes: arguments whose buffers are donated to outputs (counted once).
         temporaries_bytes: the most bytes of temporaries live at once.
         top: the largest buffers live at the peak (arguments, outputs, temporaries), largest
@@ -91,6 +100,17 @@ def analyze(module: Module, fused_attention: bool = False) -> MemoryReport:
     top = sorted([*arguments, *outputs, *temporaries.live], key=lambda b: -b.bytes)
     return MemoryReport(
         arguments_bytes=sum(b.bytes for b in arguments),
-        outputs_bytes=sum(b.bytes for b in outputs),
+        outputs_bytes=sum(b.bytes for b in outputs)
+        + (TUPLE_POINTER_BYTES * len(outputs) if len(outputs) > 1 else 0),
         alias_bytes=_alias_bytes(entry.arg_types, entry.result_types, module.aliases),
         temporaries_bytes=temporaries.bytes, top=tuple(top[:TOP_BUFFERS]))
+
+
+def peak_of_file(path: str | Path, module: int | None = None,
+                 fused_attention: bool = False) -> MemoryReport:
+    """`analyze` of the module in ``path`` (module ``module``, from 1, of a file of several);
+    bad input raises `HespasError` as `load_module` does. For callers that hold no `Module`,
+    such as the accuracy tables."""
+    from hespas_py.mlir.reader import load_module
+
+    return analyze(load_module(path, module=module), fused_attention)
