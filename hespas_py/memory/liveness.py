@@ -158,55 +158,67 @@ class _Walk:
         self.planner.fuse()
 
     def peak(self, output_slots: Sequence[int] = ()) -> ScopePeak:
-        planner = self.planner
-        groups = [(max(g.members), g) for g in planner.groups if g.members]
-        groups.sort(key=lambda item: item[0])
-        time_of = {id(g): t for t, g in groups}
-        # Each value a kernel writes, with the positions of its writer and last reader.
-        death: dict[int, int] = {}
-        for key in planner.users:
-            if self._temporary(key):
-                readers = [time_of[id(planner.groups[g])] for g in planner.reader_groups(key)]
-                birth = time_of[id(planner.groups[planner.writer_group(key)])]
-                death[key] = max([birth, *readers])
+        """The scope's peak temporaries (``output_slots``: see `scope_peak`)."""
+        kernels = sorted(((max(g.members), g) for g in self.planner.groups if g.members),
+                         key=lambda item: item[0])
+        self.time_of = {id(g): t for t, g in kernels}
+        death = self._deaths()
         buffer_of: dict[int, _Interval] = {}
-        extra: dict[int, ScopePeak] = {}  # position -> nested control-flow peak there
-        for t, group in groups:
+        extra: dict[int, ScopePeak] = {}  # position -> nested or expansion peak there
+        for t, group in kernels:
             taken: set[int] = set()
-            shares = self._shares_inputs(group)
             for m in sorted(group.members):
-                node = planner.nodes[m]
+                node = self.planner.nodes[m]
                 if node.cls is OpClass.CONTROL:
                     extra[t] = self._control_peak(node.op)
                 elif node.op.short_name == "select_and_scatter":
                     extra[t] = _expansion(node.op)
-                dying = [k for k in dict.fromkeys(node.inputs) if k in buffer_of
-                         and death.get(k) == t] if shares or node.op.short_name in _IN_PLACE \
-                    or node.cls is OpClass.CONTROL else []
+                reusable = group.kind is Kind.LOOP or node.op.short_name in _IN_PLACE \
+                    or node.cls is OpClass.CONTROL
+                dying = [k for k in dict.fromkeys(node.inputs)
+                         if k in buffer_of and death.get(k) == t] if reusable else []
                 for key in node.outputs:
-                    if key not in death or planner.writer_group(key) is None or \
-                            planner.groups[planner.writer_group(key)] is not group:
+                    if key not in death or self._writer(key) is not group:
                         continue
-                    size = planner.nbytes(key)
+                    size = self.planner.nbytes(key)
                     reuse = next((k for k in dying if k not in taken
                                   and buffer_of[k].nbytes == size), None)
-                    if reuse is not None:
-                        taken.add(reuse)
-                        buffer_of[key] = interval = buffer_of[reuse]
-                        interval.death = max(interval.death, death[key])
-                    else:
+                    if reuse is None:
                         buffer_of[key] = _Interval(t, death[key], size, key)
+                        continue
+                    taken.add(reuse)
+                    buffer_of[key] = interval = buffer_of[reuse]
+                    interval.death = max(interval.death, death[key])
         intervals = list({id(b): b for b in buffer_of.values()}.values())
         if output_slots:
-            end = groups[-1][0] + 1 if groups else 0
-            slots = []
-            for value in output_slots:
-                key = self.scope.env.get(value)
-                writer = planner.writer_group(key) if key in planner.producer else None
-                written = time_of[id(planner.groups[writer])] if writer is not None else end
-                slots.append((planner.nbytes(key) if key is not None else 0, written))
-            intervals = _borrow_output_buffers(intervals, slots)
+            end = kernels[-1][0] + 1 if kernels else 0
+            intervals = _borrow_output_buffers(intervals, [
+                (self.planner.nbytes(key), self._written(key, end))
+                for key in (self.scope.env.get(v) for v in output_slots)])
         return self._sweep(intervals, extra)
+
+    def _writer(self, key: int):
+        """The kernel (planner group) that writes ``key``."""
+        return self.planner.groups[self.planner.writer_group(key)]
+
+    def _written(self, key: int | None, end: int) -> int:
+        """When output value ``key`` is written: its kernel's position (``end`` for a value no
+        kernel of the scope writes, such as a returned argument, copied at the end)."""
+        if key is None or key not in self.planner.producer or \
+                self.planner.writer_group(key) is None:
+            return end
+        return self.time_of[id(self._writer(key))]
+
+    def _deaths(self) -> dict[int, int]:
+        """Per temporary, the position of the last kernel that reads it (its writer's when
+        none does)."""
+        death: dict[int, int] = {}
+        for key in self.planner.users:
+            if self._temporary(key):
+                readers = [self.time_of[id(self.planner.groups[g])]
+                           for g in self.planner.reader_groups(key)]
+                death[key] = max([self.time_of[id(self._writer(key))], *readers])
+        return death
 
     def _temporary(self, key: int) -> bool:
         """Whether ``key`` is a value of this scope written to memory and not an output."""
@@ -214,11 +226,6 @@ class _Walk:
         return (key in planner.producer and key not in self.outputs
                 and key not in self.scope.folded and planner.writer_group(key) is not None
                 and planner.materialized(key))
-
-    def _shares_inputs(self, group) -> bool:
-        """Whether a kernel may write its results into operand buffers that die at it: a loop
-        (elementwise) kernel, whose element i reads only element i of each operand."""
-        return group.kind is Kind.LOOP
 
     def _control_peak(self, op: Op) -> ScopePeak:
         """Temporaries a ``while`` (its body or condition) or ``case``/``if`` (its largest
