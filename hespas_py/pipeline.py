@@ -222,12 +222,15 @@ def _estimator(config: GenConfig):
     return CachedEstimator(estimator, config.cache_dir)
 
 
-def memory_of(module, hardware: Hardware) -> dict[str, Any]:
+def memory_of(module, hardware: Hardware, combine: Thresholds) -> dict[str, Any]:
     """The ``memory`` entry of a module's stats: its per-device peak (`hespas_py.memory`),
-    planned with the hardware's ``fused_attention`` setting, against the hardware's capacity."""
+    planned with the hardware's ``fused_attention`` setting and the collectives combined as
+    ``combine`` says (off: as XLA's defaults do), against the hardware's capacity."""
     from hespas_py.memory import analyze
+    from hespas_py.memory.liveness import DEFAULT_COMBINE
 
-    report = analyze(module, bool(hardware.params.get("fused_attention", False)))
+    report = analyze(module, bool(hardware.params.get("fused_attention", False)),
+                     combine or DEFAULT_COMBINE)
     return report.as_json(hardware.capacity_bytes)
 
 
@@ -316,7 +319,7 @@ def _generate(config: GenConfig, progress: ProgressHook | None) -> GenResult:
 
     module = load_module(config.mlir_file, module=config.module)
     lap("read")
-    memory = memory_of(module, config.hardware)
+    memory = memory_of(module, config.hardware, config.combine_threshold)
     lap("memory")
     graph = split(module, config.split_strategy, loop_trips=config.loop_trips,
                   **config.split_options())

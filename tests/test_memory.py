@@ -11,6 +11,7 @@ from hespas_py.errors import HespasError
 from hespas_py.estimate.hardware import hardware_from_config, load_hardware
 from hespas_py.memory import analyze, peak_of_file
 from hespas_py.mlir.reader import load_module
+from hespas_py.split.combine import Thresholds
 
 MB = 1 << 20
 T = "tensor<512x512xf32>"  # 1 MiB
@@ -177,3 +178,39 @@ def test_report_json_and_fit():
     assert set(doc["top"][0]) == {"op", "shape", "dtype", "bytes", "kind"}
     assert [b["bytes"] for b in doc["top"]] == sorted((b["bytes"] for b in doc["top"]),
                                                       reverse=True)
+
+
+def _psum(out: str, value: str, groups: str) -> list[str]:
+    return [f'    {out} = "stablehlo.all_reduce"({value}) <{{replica_groups = {groups}}}> ({{',
+            "    ^bb0(%p: tensor<f32>, %q: tensor<f32>):",
+            "      %s = stablehlo.add %p, %q : tensor<f32>",
+            "      stablehlo.return %s : tensor<f32>",
+            f"    }}) : ({T}) -> {T}"]
+
+
+def test_combined_all_reduces_hold_every_gradient(tmp_path):
+    # Two gradients, each all-reduced, then each update written as an output. Uncombined, one
+    # gradient is reduced and consumed before the other exists (gradients and the first
+    # result borrow the outputs' buffers, the second result cannot: its reader writes the last
+    # output); XLA's combiner makes one all-reduce of both, after the second gradient: both
+    # results are then live together and neither finds a free output buffer.
+    groups = "dense<[[0, 1]]> : tensor<1x2xi64>"
+    body = [_dot("%g0", "%a", "%b"), *_psum("%r0", "%g0", groups),
+            f"    %u0 = stablehlo.subtract %a, %r0 : {T}",
+            _dot("%g1", "%u0", "%b"), *_psum("%r1", "%g1", groups),
+            f"    %u1 = stablehlo.subtract %b, %r1 : {T}",
+            f"    return %u0, %u1 : {T}, {T}"]
+    module = _module(tmp_path, "\n".join(body), results=f"{T}, {T}")
+    # %g1 reads %u0, so here the two all-reduces depend on each other and do not combine.
+    assert analyze(module).temporaries_bytes == MB
+    body[body.index(_dot("%g1", "%u0", "%b"))] = _dot("%g1", "%a", "%a")  # independent gradients: one combined all-reduce
+    combined = _module(tmp_path, "\n".join(body), results=f"{T}, {T}")
+    assert analyze(combined).temporaries_bytes == 2 * MB
+    assert analyze(combined, combine=Thresholds()).temporaries_bytes == MB
+
+
+def test_single_device_collectives_are_free(tmp_path):
+    module = _module(tmp_path, "\n".join([
+        _dot("%g", "%a", "%b"), *_psum("%r", "%g", "dense<0> : tensor<1x1xi64>"),
+        _dot("%y", "%r", "%b"), f"    return %y : {T}"]))
+    assert analyze(module).temporaries_bytes == MB  # %g and %r share one buffer

@@ -16,13 +16,20 @@ Buffer reuse, as XLA's buffer assignment does it (``HloDataflowAnalysis::CanShar
 - ``dynamic_update_slice`` and ``scatter`` update their operand in place when it dies there
   (``HloDataflowAnalysis::GetInPlaceInputOutputPairs``);
 - a ``while`` keeps its state in the buffers of the operands that die at it (XLA copies only the
-  ones still read afterwards).
+  ones still read afterwards);
+- a collective among single devices (a one-device program's ``psum``) is removed by XLA: its
+  result is its operand's buffer.
 
 Expanded ops: XLA's GPU compiler rewrites ``select_and_scatter`` (max-pool backward) as a
 variadic ``reduce_window`` that writes, per source element, the selected value and its index in
 each operand dimension (s32), then a scatter of the source at those indices
 (``SelectAndScatterExpander``, ``xla/service/select_and_scatter_expander.cc``); those arrays are
 temporaries at the op (`_expansion_bytes`).
+
+Combined collectives: XLA's combiners merge independent collectives of one kind into one op
+(`hespas_py.split.combine`, with XLA's default thresholds unless told otherwise), which runs once
+its last operand exists: every operand of a combined collective lives until then, and every
+result from then on (the gradients of a data-parallel step all at once).
 
 Control flow: a ``while`` adds, at its position, the peak temporaries of its body (or condition,
 whichever is larger) on top of its state; a ``case``/``if`` the larger of its branches. Values a
@@ -31,18 +38,24 @@ body yields are its state, not temporaries.
 
 from __future__ import annotations
 
+import bisect
 import heapq
 import itertools
 from dataclasses import dataclass
 from typing import Collection, Iterator, Sequence
 
+from hespas_py.dag import Dag
 from hespas_py.estimate.fusion.kernel import Kind
 from hespas_py.estimate.fusion.planner import Planner
 from hespas_py.estimate.fusion.scope import IN_PLACE, OpClass, Scope
 from hespas_py.mlir.ops import DTYPE_BYTES, Op, Region, TensorType
+from hespas_py.split.combine import (XLA_DEFAULT_THRESHOLD, Thresholds, combine_key,
+                                     combine_round, schedule_merged)
 
 #: Ops whose result is their first operand updated in place (XLA's in-place input/output pairs).
 _IN_PLACE = IN_PLACE | {"scatter"}
+#: The combiners' thresholds XLA's GPU compiler uses unless told otherwise.
+DEFAULT_COMBINE = Thresholds(XLA_DEFAULT_THRESHOLD, XLA_DEFAULT_THRESHOLD, XLA_DEFAULT_THRESHOLD)
 #: Buffers of a scope's peak kept for the report, largest first.
 TOP_BUFFERS = 10
 
@@ -95,15 +108,23 @@ class _Interval:
 
 def scope_peak(ops: Sequence[Op], args: Sequence[int], arg_types: Sequence[TensorType],
                outputs: Collection[int], fused_attention: bool = False,
-               output_slots: Sequence[int] = ()) -> ScopePeak:
+               output_slots: Sequence[int] = (), combine: Thresholds = DEFAULT_COMBINE) -> ScopePeak:
     """Peak temporaries of ``ops`` (one scope, program order) with arguments ``args`` (SSA ids
     and types); ``outputs``: SSA ids read after the scope (not temporaries; the scope's own
     returned values never are).
 
     ``output_slots``: the returned values (SSA ids, one per output buffer) whose buffers
-    temporaries may borrow before the value is written (`_borrow_output_buffers`)."""
-    walk = _Walk(ops, args, arg_types, outputs, fused_attention, itertools.count())
+    temporaries may borrow before the value is written (`_borrow_output_buffers`); ``combine``:
+    the collective combiners' thresholds."""
+    walk = _Walk(ops, args, arg_types, outputs, fused_attention, itertools.count(), combine)
     return walk.peak(output_slots)
+
+
+def _single_device(op: Op) -> bool:
+    """Whether ``op`` is a collective among single devices only, which XLA removes (its
+    result is its operand: ``AllReduceSimplifier``, ``CollectivesSimplifier``)."""
+    groups = op.attrs.get("replica_groups")
+    return groups is not None and all(len(g) <= 1 for g in groups)
 
 
 def _expansion(op: Op) -> ScopePeak:
@@ -118,6 +139,25 @@ def _expansion(op: Op) -> ScopePeak:
     return ScopePeak(sum(b.bytes for b in buffers), buffers)
 
 
+class _Allocation:
+    """An output's allocation: its size and the disjoint intervals it is busy, by start."""
+
+    def __init__(self, size: int, written: int) -> None:
+        self.size = size
+        self.starts: list[float] = [written]
+        self.stops: list[float] = [float("inf")]
+
+    def take(self, birth: int, death: int) -> bool:
+        """Hold a buffer live over [birth, death] if nothing else is then; whether it did."""
+        i = bisect.bisect_right(self.starts, birth)
+        if (i and self.stops[i - 1] >= birth) or (i < len(self.starts)
+                                                   and self.starts[i] <= death):
+            return False
+        self.starts.insert(i, birth)
+        self.stops.insert(i, death)
+        return True
+
+
 def _borrow_output_buffers(intervals: list[_Interval],
                            slots: Sequence[tuple[int, int]]) -> list[_Interval]:
     """The temporaries left for the temporary block once others borrow output buffers.
@@ -129,16 +169,13 @@ def _borrow_output_buffers(intervals: list[_Interval],
     temporaries that find none go to the heap-simulated temporary block. An output allocation
     is busy from the kernel that writes the output (``slots``: size, that position) to the end.
     """
-    allocations = sorted(([size, [(written, float("inf"))]] for size, written in slots),
-                         key=lambda a: -a[0])
+    allocations = sorted((_Allocation(size, written) for size, written in slots),
+                         key=lambda a: -a.size)
     left: list[_Interval] = []
     for buffer in sorted(intervals, key=lambda b: -b.nbytes):
-        home = next((busy for size, busy in allocations if size >= buffer.nbytes and all(
-            buffer.death < start or buffer.birth > stop for start, stop in busy)), None)
-        if home is None:
+        if not any(a.size >= buffer.nbytes and a.take(buffer.birth, buffer.death)
+                   for a in allocations):
             left.append(buffer)
-        else:
-            home.append((buffer.birth, buffer.death))
     return left
 
 
@@ -146,9 +183,11 @@ class _Walk:
     """Liveness of one scope's materialized values (see the module docstring)."""
 
     def __init__(self, ops: Sequence[Op], args: Sequence[int], arg_types: Sequence[TensorType],
-                 outputs: Collection[int], fused_attention: bool, fresh: Iterator[int]) -> None:
+                 outputs: Collection[int], fused_attention: bool, fresh: Iterator[int],
+                 combine: Thresholds) -> None:
         self.fresh = fresh
         self.fused_attention = fused_attention
+        self.combine = combine
         keys = {a: next(fresh) for a in args}
         self.scope = Scope(ops, keys, fresh)
         self.scope.types.update((keys[a], t) for a, t in zip(args, arg_types))
@@ -159,9 +198,11 @@ class _Walk:
 
     def peak(self, output_slots: Sequence[int] = ()) -> ScopePeak:
         """The scope's peak temporaries (``output_slots``: see `scope_peak`)."""
-        kernels = sorted(((max(g.members), g) for g in self.planner.groups if g.members),
-                         key=lambda item: item[0])
-        self.time_of = {id(g): t for t, g in kernels}
+        in_order = sorted((g for g in self.planner.groups if g.members), key=lambda g: max(
+            g.members))
+        self.time_of = {id(g): t for t, g in enumerate(in_order)}
+        self._combine_collectives(in_order)
+        kernels = sorted(((self.time_of[id(g)], g) for g in in_order), key=lambda k: k[0])
         death = self._deaths()
         buffer_of: dict[int, _Interval] = {}
         extra: dict[int, ScopePeak] = {}  # position -> nested or expansion peak there
@@ -174,7 +215,7 @@ class _Walk:
                 elif node.op.short_name == "select_and_scatter":
                     extra[t] = _expansion(node.op)
                 reusable = group.kind is Kind.LOOP or node.op.short_name in _IN_PLACE \
-                    or node.cls is OpClass.CONTROL
+                    or node.cls is OpClass.CONTROL or _single_device(node.op)
                 dying = [k for k in dict.fromkeys(node.inputs)
                          if k in buffer_of and death.get(k) == t] if reusable else []
                 for key in node.outputs:
@@ -196,6 +237,39 @@ class _Walk:
                 (self.planner.nbytes(key), self._written(key, end))
                 for key in (self.scope.env.get(v) for v in output_slots)])
         return self._sweep(intervals, extra)
+
+    def _combine_collectives(self, kernels: list) -> None:
+        """Reschedule ``kernels`` (planner groups, in program order) around the combined
+        collectives (`combine_round` over the kernel graph): a combined collective runs where
+        the last of its members was, the kernels that read one of them after it
+        (`schedule_merged`); ``time_of`` becomes each kernel's place in that order."""
+        planner = self.planner
+        index = {id(g): k for k, g in enumerate(kernels)}
+        pending = {}
+        for k, group in enumerate(kernels):
+            node = planner.nodes[next(iter(group.members))]
+            key = combine_key(node.op) if node.cls is OpClass.COLLECTIVE \
+                and not _single_device(node.op) else None
+            if key is not None and getattr(self.combine, key[0]):
+                pending[k] = (key, sum(t.nbytes for t in node.op.result_types))
+        if len(pending) < 2:
+            return
+        dag = Dag(len(kernels), (
+            (index[id(planner.groups[w])], index[id(planner.groups[r])])
+            for key in planner.users if (w := planner.writer_group(key)) is not None
+            for r in planner.reader_groups(key) if r != w))
+        merged: dict[int, list[int]] = {}
+        while pending:
+            taken = combine_round(dag, pending, self.combine)
+            for k in taken[1:]:
+                dag.merge(taken[0], k)
+            if len(taken) > 1:
+                merged[taken[0]] = taken
+        if not merged:
+            return
+        for t, k in enumerate(schedule_merged(dag, merged)):
+            for member in merged.get(k, (k,)):
+                self.time_of[id(kernels[member])] = t
 
     def _writer(self, key: int):
         """The kernel (planner group) that writes ``key``."""
@@ -236,7 +310,7 @@ class _Walk:
     def _region_peak(self, region: Region) -> ScopePeak:
         returned = region.ops[-1].operands if region.ops else ()
         walk = _Walk(region.ops, region.args, region.arg_types, returned,
-                     self.fused_attention, self.fresh)
+                     self.fused_attention, self.fresh, self.combine)
         return walk.peak()
 
     def _sweep(self, intervals: list[_Interval], extra: dict[int, ScopePeak]) -> ScopePeak:
