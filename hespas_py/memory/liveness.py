@@ -6,7 +6,8 @@ exactly as the ``fused_roofline`` estimator plans it (`hespas_py.estimate.fusion
 inlined, ``reshape``/``bitcast`` are views of their operand, scalar and splat constants fold into
 their users, and a value fused into its consumer kernel never exists in memory. A value a kernel
 writes (`Planner.materialized`) is one buffer, live from its writer kernel to the last kernel that
-reads it. Kernels run in program order, each at its root (the last op it computes).
+reads it. Kernels run in program order, each at its root (the last op it computes), but for
+combined collectives (below).
 
 Buffer reuse, as XLA's buffer assignment does it (``HloDataflowAnalysis::CanShareBuffer``,
 ``xla/service/hlo_dataflow_analysis.cc``):
@@ -24,7 +25,7 @@ Expanded ops: XLA's GPU compiler rewrites ``select_and_scatter`` (max-pool backw
 variadic ``reduce_window`` that writes, per source element, the selected value and its index in
 each operand dimension (s32), then a scatter of the source at those indices
 (``SelectAndScatterExpander``, ``xla/service/select_and_scatter_expander.cc``); those arrays are
-temporaries at the op (`_expansion_bytes`).
+temporaries at the op (`_expansion`).
 
 Combined collectives: XLA's combiners merge independent collectives of one kind into one op
 (`hespas_py.split.combine`, with XLA's default thresholds unless told otherwise), which runs once
