@@ -7,8 +7,9 @@ an existing directory; without it an existing directory is an error). Output lay
 
 - ``dev.<i>.et``, ``comm_group.json``: the traces (`hespas_py.chakra.writer`);
 - ``module_stats.json``: the estimate's make-up (`hespas_py.chakra.stats`) plus ``traces``
-  (node counts), ``timings_s`` (per phase) and, when applied, ``collective_rewrites`` (ops each
-  of XLA's collective rewrites changed, `hespas_py.split.rewrites`);
+  (node counts), ``memory`` (the per-device peak memory and whether it fits the hardware,
+  `hespas_py.memory`), ``timings_s`` (per phase) and, when applied, ``collective_rewrites``
+  (ops each of XLA's collective rewrites changed, `hespas_py.split.rewrites`);
 
 The estimate cache is used when a cache directory is given (``cache_dir`` in the config or
 ``--cache-dir``) and caching is not disabled; otherwise every block goes straight to the
@@ -251,6 +252,18 @@ def _estimator(config: GenConfig):
     return CachedEstimator(estimator, config.cache_dir)
 
 
+def memory_of(module, hardware: Hardware, combine: Thresholds) -> dict[str, Any]:
+    """The ``memory`` entry of a module's stats: its per-device peak (`hespas_py.memory`),
+    planned with the hardware's ``fused_attention`` setting and the collectives combined as
+    ``combine`` says (off: as XLA's defaults do), against the hardware's capacity."""
+    from hespas_py.memory import analyze
+    from hespas_py.memory.liveness import DEFAULT_COMBINE
+
+    report = analyze(module, bool(hardware.params.get("fused_attention", False)),
+                     combine or DEFAULT_COMBINE)
+    return report.as_json(hardware.capacity_bytes)
+
+
 def _estimate_all(graph, estimator, progress: ProgressHook | None) -> list:
     compute = sum(not b.collective for b in graph.blocks)
     estimator.prepare(graph)
@@ -304,6 +317,7 @@ def _summary(config: GenConfig, source: str, stats: Mapping[str, Any], traces,
         "loops": stats["loops"],
         "assumptions": stats["assumptions"],
         "cache": stats["cache"],
+        "memory": stats["memory"],
         "timings_s": dict(timings),
     }
 
@@ -339,6 +353,8 @@ def _generate(config: GenConfig, progress: ProgressHook | None,
 
     module = load_module(config.mlir_file, module=config.module)
     lap("read")
+    memory = memory_of(module, config.hardware, config.combine_threshold)
+    lap("memory")
     graph = split(module, config.split_strategy, loop_trips=config.loop_trips,
                   **config.split_options())
     layout = DeviceLayout.for_module(module, config.num_npus,
@@ -366,6 +382,7 @@ def _generate(config: GenConfig, progress: ProgressHook | None,
         traces = write_traces(staging, graph, estimates, layout)
         stats = stats_of()
         stats["devices"] = layout.as_json()
+        stats["memory"] = memory
         if config.combine_threshold:
             stats["combine_threshold"] = config.combine_threshold.as_json()
         if config.collective_rewrites:

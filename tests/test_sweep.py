@@ -164,8 +164,8 @@ def test_results_files_json_and_summary(small, tmp_path, capsys, monkeypatch):
     assert printed == json.loads((out / "results.json").read_text())
     assert set(printed) == {"rows", "skipped"}
     assert list(printed["rows"][0]) == ["workload", "node", "system", "estimator", "step_time_s",
-                                        "compute_s", "comm_s", "exposed_comm_s",
-                                        "bandwidth_scale"]
+                                        "compute_s", "comm_s", "exposed_comm_s", "peak_bytes",
+                                        "fits", "bandwidth_scale"]
     with (out / "results.csv").open() as stream:
         table = list(csv.DictReader(stream))
     assert [float(r["step_time_s"]) for r in table] == [r["step_time_s"] for r in printed["rows"]]

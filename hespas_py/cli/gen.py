@@ -61,6 +61,16 @@ def _progress_bar():
     return progress, hook
 
 
+def memory_line(memory: Mapping[str, Any]) -> str:
+    """``58.93 GB of 85.90 GB per device: fits`` (decimal GB); the peak alone when the hardware
+    states no capacity."""
+    peak = f"{memory['peak_bytes'] / 1e9:,.2f} GB"
+    if memory["capacity_bytes"] is None:
+        return f"{peak} per device (the hardware states no capacity)"
+    verdict = "fits" if memory["fits"] else "does NOT fit"
+    return f"{peak} of {memory['capacity_bytes'] / 1e9:,.2f} GB per device: {verdict}"
+
+
 def print_summary(summary: Mapping[str, Any]) -> None:
     """The human-readable summary: headline figures and the top ops by time."""
     from rich.console import Console
@@ -81,6 +91,7 @@ def print_summary(summary: Mapping[str, Any]) -> None:
         ("compute estimate", f"{summary['compute_estimate_s'] * 1e3:,.3f} ms per step"),
         ("FLOPS utilisation", f"{summary['flops_utilization']:.3f}"),
         ("memory BW utilisation", f"{summary['memory_bandwidth_utilization']:.3f}"),
+        ("peak memory", memory_line(summary["memory"])),
         ("nodes per device", ", ".join(f"{n} {k}" for k, n in nodes.items()) or "none"),
         ("trace files", f"{summary['num_devices']} ({summary['trace_files']} distinct)"),
         ("comm groups", json.dumps(summary["comm_groups"]) if summary["comm_groups"] else "none"),

@@ -46,21 +46,25 @@ def _ms(seconds: float) -> str:
 
 
 def print_summary(result: SweepResult, variant_keys: tuple[str, ...], out: Path) -> None:
-    """The best point per workload, then what was done and skipped."""
+    """The best point per workload that fits in memory, then what was done and skipped."""
     from rich.console import Console
     from rich.table import Table
 
     from hespas_py.sweep.results import best_per_workload
 
-    table = Table(title="best point per workload")
+    table = Table(title="best point per workload (of those that fit in memory)")
     for column in ("workload", "node", "system", "estimator", *variant_keys):
         table.add_column(column)
-    for column in ("step (ms)", "compute (ms)", "exposed comm (ms)"):
+    for column in ("step (ms)", "compute (ms)", "exposed comm (ms)", "peak memory (GB)"):
         table.add_column(column, justify="right")
-    for row in best_per_workload(result.rows):
+    best = best_per_workload(result.rows)
+    for row in best:
         table.add_row(*(str(row[k]) for k in ("workload", "node", "system", "estimator",
                                                *variant_keys)),
-                      _ms(row["step_time_s"]), _ms(row["compute_s"]), _ms(row["exposed_comm_s"]))
+                      _ms(row["step_time_s"]), _ms(row["compute_s"]), _ms(row["exposed_comm_s"]),
+                      f"{row['peak_bytes'] / 1e9:,.2f}")
+    shown = {r["workload"] for r in best}
+    unfit = [w for w in dict.fromkeys(r["workload"] for r in result.rows) if w not in shown]
     work = result.work
     console = Console()
     if not console.is_terminal:  # a file or pipe gets the whole table, not 80 columns
@@ -71,6 +75,8 @@ def print_summary(result: SweepResult, variant_keys: tuple[str, ...], out: Path)
                   f"{work.traces_made} made, {work.traces_reused} reused; points: "
                   f"{work.points_simulated} simulated, {work.points_reused} reused; results in "
                   f"{out}", highlight=False)
+    for workload in unfit:
+        console.print(f"{workload}: no point fits in memory", markup=False, highlight=False)
     for reason in dict.fromkeys(s["reason"] for s in result.skipped):
         console.print(f"skipped: {reason}", markup=False, highlight=False)
 

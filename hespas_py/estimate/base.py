@@ -32,6 +32,10 @@ class Hardware:
         memory_bandwidth: device-memory bandwidth in bytes/s.
         params: estimator-specific settings (efficiency factors, launch overhead, ...); each
             estimator documents the keys it reads.
+        hbm_bytes: device-memory capacity in bytes; 0 when unknown. Not part of `fingerprint`:
+            no estimate depends on it.
+        hbm_usable_fraction: the share of ``hbm_bytes`` a program may use (a runtime's
+            reservation, e.g. JAX's default preallocation of 75%).
     """
 
     name: str
@@ -40,6 +44,14 @@ class Hardware:
     memory_bandwidth: float
     vector_flops: float = 0.0
     params: Mapping[str, Any] = field(default_factory=dict)
+    hbm_bytes: int = 0
+    hbm_usable_fraction: float = 1.0
+
+    @property
+    def capacity_bytes(self) -> int | None:
+        """Bytes a program may occupy (``hbm_bytes`` x ``hbm_usable_fraction``); None when the
+        capacity is unknown."""
+        return int(self.hbm_bytes * self.hbm_usable_fraction) if self.hbm_bytes else None
 
     def fingerprint(self) -> str:
         """Stable digest of every number here (part of cache keys)."""

@@ -15,6 +15,9 @@ naming the file and the key path, on one line.
 - ``per_datatype_flops``: dense tensor-unit peak per element type;
 - ``vector_flops``: peak of the general-purpose (non-tensor) units, for elementwise work;
 - ``num_npus``: devices to simulate (read by the CLI; not an estimator setting);
+- ``hbm_bytes`` (with ``hbm_bytes_source``, its public source): device-memory capacity, against
+  which `hespas_py.memory` checks a program's peak; ``hbm_usable_fraction`` (default 1.0): the
+  share of it a program may use (what the runtime leaves; not estimator settings);
 - ``tdp_W``, ``hbm_power_ratio``, ``warn_on_unknown_type``, ``error_on_unknown_type``: accepted as
   in the published tool (ops on a missing dtype are always reported; ``error_on_unknown_type``
   makes that an error);
@@ -156,6 +159,9 @@ HARDWARE_KEYS: Mapping[str, Field] = {
     "per_datatype_flops": Field(_dtype_rates),
     "vector_flops": Field(_RATE),
     "num_npus": Field(_integer(1)),
+    "hbm_bytes": Field(_integer(1)),
+    "hbm_bytes_source": Field(_TEXT),
+    "hbm_usable_fraction": Field(_number(0, maximum=1)),
     "tdp_W": Field(_number(0, inclusive=True)),
     "hbm_power_ratio": Field(_number(0, inclusive=True, maximum=1)),
     "warn_on_unknown_type": Field(_FLAG),
@@ -166,7 +172,7 @@ HARDWARE_KEYS: Mapping[str, Field] = {
 
 #: Hardware keys that become `Hardware` fields or are not estimator settings at all.
 _NOT_PARAMS = frozenset({"peak_flops", "memory_bandwidth", "per_datatype_flops", "vector_flops",
-                         "num_npus"})
+                         "num_npus", "hbm_bytes", "hbm_bytes_source", "hbm_usable_fraction"})
 
 _PARAM_CHECKS: Mapping[type, Callable[[Any], str | None]] = {
     bool: _FLAG, int: _integer(None), float: Number().problem, str: _TEXT,
@@ -296,7 +302,8 @@ def hardware_from_config(config: Mapping[str, Any], source: str,
         per_dtype_flops={k: float(v) for k, v in hw.get("per_datatype_flops", {}).items()},
         memory_bandwidth=float(hw["memory_bandwidth"]),
         vector_flops=float(hw.get("vector_flops", hw["peak_flops"])),
-        params=params)
+        params=params, hbm_bytes=int(hw.get("hbm_bytes", 0)),
+        hbm_usable_fraction=float(hw.get("hbm_usable_fraction", 1.0)))
 
 
 def _config_name(path: Path) -> str:

@@ -196,6 +196,9 @@ class Module:
         warnings: notes the reader raised while reading (unknown dialects, ignored text, ...).
         outline: whether only op names and nesting were read (``load_module(outline=True)``):
             ops then carry no SSA ids, types or attributes other than ``callee``.
+        aliases: entry argument position -> the output position whose buffer it becomes
+            (donation, `hespas_py.mlir.aliases`; -1: donated to no named output); empty when
+            the module donates nothing.
     """
 
     path: str
@@ -207,6 +210,7 @@ class Module:
     name: str = ""
     warnings: tuple[str, ...] = ()
     outline: bool = False
+    aliases: Mapping[int, int] = field(default_factory=dict)
 
     @property
     def ops(self) -> tuple[Op, ...]:

@@ -48,6 +48,7 @@ from hespas_py import forking
 from hespas_py.errors import HespasError
 from hespas_py.forking import Forked, max_jobs
 from hespas_py.gc_pause import gc_paused
+from hespas_py.mlir.aliases import read_aliases
 from hespas_py.mlir.attrs import UnreadableAttribute
 from hespas_py.mlir.bindings import ir
 from hespas_py.mlir.meshes import read_meshes
@@ -101,9 +102,10 @@ def _read(parsed: ParsedModule, outline: bool) -> Module:
     for warning in warnings:
         print(f"warning: {warning}", file=sys.stderr)
     attributes = module.operation.attributes
+    entry = entry_name(name, {f.name: f.public for f in functions.values()})
     return Module(
         path=name,
-        entry=entry_name(name, {f.name: f.public for f in functions.values()}),
+        entry=entry,
         functions=functions,
         num_replicas=_count_attribute(name, attributes, "mhlo.num_replicas"),
         num_partitions=_count_attribute(name, attributes, "mhlo.num_partitions"),
@@ -111,6 +113,7 @@ def _read(parsed: ParsedModule, outline: bool) -> Module:
         name=module_name(module),
         warnings=warnings,
         outline=outline,
+        aliases={} if outline else read_aliases(module, entry),
     )
 
 

@@ -40,6 +40,9 @@ from hespas_py.split.graph import Program, block_index
 #: Most ops one combined collective takes: the count threshold XLA's GPU compiler passes to every
 #: combiner (``combine_threshold_count=256``, xla/service/gpu/gpu_compiler.cc).
 COUNT_LIMIT = 256
+#: XLA's default combine threshold of each kind on GPU (``--xla_gpu_*_combine_threshold_bytes``:
+#: 30 MiB, xla/debug_options_flags.cc).
+XLA_DEFAULT_THRESHOLD = 30 * 1024 * 1024
 #: Kinds that combine, and the attributes besides the groups that must match.
 _KEY_ATTRS = {"all_reduce": (), "reduce_scatter": ("scatter_dimension",),
               "all_gather": ("all_gather_dim",)}
@@ -134,19 +137,21 @@ def combine_groups(program: Program, groups: Sequence[Sequence[int]],
             pending[position] = (key, sum(t.nbytes for t in op.result_types))
     merged: dict[int, list[int]] = {}
     while pending:
-        taken = _round(dag, pending, thresholds)
+        taken = combine_round(dag, pending, thresholds)
         for position in taken[1:]:
             dag.merge(taken[0], position)
         if len(taken) > 1:
             merged[taken[0]] = taken
     if not merged:
         return [list(group) for group in groups]
-    return _recut(block_index(program, groups), _schedule(dag, merged), merged)
+    return _recut(block_index(program, groups), schedule_merged(dag, merged), merged)
 
 
-def _round(dag: Dag, pending: dict[int, tuple[tuple, int]], thresholds: Thresholds) -> list[int]:
-    """One round of `CombineInstructionsByKey` (see the module docstring); takes what it visits
-    out of ``pending`` and returns the ops it combines (one or none when nothing combines)."""
+def combine_round(dag: Dag, pending: dict[int, tuple[tuple, int]],
+                  thresholds: Thresholds) -> list[int]:
+    """One round of `CombineInstructionsByKey` (see the module docstring) over ``pending``
+    (node of ``dag`` -> (`combine_key`, result bytes), in program order); takes what it visits
+    out of ``pending`` and returns the nodes it combines (one or none when nothing combines)."""
     taken: list[int] = []
     key, threshold, total = None, 0, 0
     for position in list(pending):
@@ -166,10 +171,11 @@ def _round(dag: Dag, pending: dict[int, tuple[tuple, int]], thresholds: Threshol
     return taken
 
 
-def _schedule(dag: Dag, merged: dict[int, list[int]]) -> list[int]:
-    """The ops (a merged collective by its first member) in a topological order that keeps
-    program order where it can; a merged collective counts as being where its last member was,
-    so the work the others did not wait for stays before it."""
+def schedule_merged(dag: Dag, merged: dict[int, list[int]]) -> list[int]:
+    """The nodes of ``dag`` (numbered in program order; a merged collective by its first member,
+    ``merged``: first member -> members) in a topological order that keeps program order where
+    it can; a merged collective counts as being where its last member was, so the work the
+    others did not wait for stays before it."""
     def rank(node: int) -> int:
         return merged[node][-1] if node in merged else node
 

@@ -54,6 +54,7 @@ class Point:
         key: content key of its simulation (`hespas_py.sweep.keys.point_key`).
         system: the system layer, variant applied.
         network: the network, variant applied.
+        capacity_bytes: the node's usable device memory (None when its config states none).
     """
 
     index: int
@@ -63,6 +64,7 @@ class Point:
     key: str
     system: SystemConfig
     network: NetworkConfig
+    capacity_bytes: int | None = None
 
 
 @dataclass(frozen=True)
@@ -73,11 +75,13 @@ class Plan:
         traces: the distinct trace jobs.
         points: every point, in row order.
         variant_keys: the variant columns, in order.
+        fits_only: points whose peak memory exceeds their node's capacity are skipped.
     """
 
     traces: tuple[TraceJob, ...]
     points: tuple[Point, ...]
     variant_keys: tuple[str, ...]
+    fits_only: bool = False
 
 
 def _gen_config(workload: Path, node: NodeConfig, estimator: str, split: Split) -> GenConfig:
@@ -115,5 +119,6 @@ def make_plan(spec: SweepSpec) -> Plan:
                     for variant, (layer, network, machine) in zip(variants, machines[system]):
                         points.append(Point(len(points), labels, variant, keys[estimator],
                                             point_key(keys[estimator], machine), layer,
-                                            network))
-    return Plan(tuple(jobs.values()), tuple(points), tuple(spec.variants))
+                                            network,
+                                            configs[estimator].hardware.capacity_bytes))
+    return Plan(tuple(jobs.values()), tuple(points), tuple(spec.variants), spec.fits_only)

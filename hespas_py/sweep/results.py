@@ -22,11 +22,14 @@ from hespas_py.sweep.tasks import Figures
 RESULTS_CSV = "results.csv"
 RESULTS_JSON = "results.json"
 FIGURES = tuple(f.name for f in dataclasses.fields(Figures))
+#: A row's memory columns: the workload's per-device peak and whether it fits the node (None:
+#: the node states no capacity).
+MEMORY = ("peak_bytes", "fits")
 
 
 def columns(variant_keys: Sequence[str]) -> tuple[str, ...]:
-    """The columns of a row: labels, figures, variant keys."""
-    return (*LABELS, *FIGURES, *variant_keys)
+    """The columns of a row: labels, figures, memory, variant keys."""
+    return (*LABELS, *FIGURES, *MEMORY, *variant_keys)
 
 
 def _cell(value: Any) -> Any:
@@ -45,9 +48,12 @@ def write_results(out: Path, result: SweepResult, variant_keys: Sequence[str]) -
 
 
 def best_per_workload(rows: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
-    """The row of smallest step time of each workload, in the workloads' order."""
+    """The row of smallest step time of each workload among those that fit in memory (or whose
+    node states no capacity), in the workloads' order."""
     best: dict[str, Mapping[str, Any]] = {}
     for row in rows:
+        if row.get("fits") is False:
+            continue
         current = best.get(row["workload"])
         if current is None or row["step_time_s"] < current["step_time_s"]:
             best[row["workload"]] = row

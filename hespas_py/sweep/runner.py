@@ -4,7 +4,9 @@ Points already in the store are not simulated again, and traces are made only fo
 to simulate (and only when not stored), so a rerun or a resumed sweep does only what is left.
 Simulations of a trace set are submitted as soon as its traces exist, in batches that each parse
 the traces once. A point whose workload's device count differs from its system's NPU count, or
-whose traces or simulation failed on bad input, is skipped with the reason.
+whose traces or simulation failed on bad input, is skipped with the reason; so is, with
+``fits_only``, a point whose per-device peak memory exceeds its node's capacity (not simulated).
+Every row carries ``peak_bytes`` and ``fits`` (None when the node states no capacity).
 """
 
 from __future__ import annotations
@@ -49,7 +51,8 @@ class SweepResult:
     """A finished sweep.
 
     Attributes:
-        rows: per simulated point, its labels and `Figures` fields, in plan order.
+        rows: per simulated point, its labels, `Figures` fields, ``peak_bytes`` and ``fits``, in
+            plan order.
         skipped: per skipped point, its labels and ``reason``.
         work: what this run did.
     """
@@ -72,10 +75,12 @@ class _Run:
         self.outcomes: dict[int, Figures | str] = {}
         self.todo: dict[str, dict[str, list[Point]]] = defaultdict(dict)
         self.work = Work()
+        self.fits_only = plan.fits_only
+        self.peaks: dict[str, int] = {}  # trace key -> per-device peak memory
         self.traces_total = 0
         for point in plan.points:
             figures = store.point(point.key)
-            if figures is None:
+            if figures is None or not store.has_traces(point.traces):  # rows need its memory
                 self.todo[point.traces].setdefault(point.key, []).append(point)
             else:
                 self.outcomes[point.index] = figures
@@ -95,15 +100,26 @@ class _Run:
         for point in points:
             self.outcomes[point.index] = outcome
 
+    def too_big(self, point: Point, peak: int) -> str | None:
+        """Why ``point`` is left out under ``fits_only`` (its peak exceeds its node's
+        capacity); None when it is not."""
+        if not self.fits_only or point.capacity_bytes is None or peak <= point.capacity_bytes:
+            return None
+        return (f"{point.labels['workload']} needs {peak / 1e9:,.2f} GB per device, "
+                f"{point.labels['node']} has {point.capacity_bytes / 1e9:,.2f} GB (fits_only)")
+
     def submit_points(self, traces: TraceFiles) -> None:
-        """Skip the trace set's points its device count does not fit; batch the others."""
+        """Skip the trace set's points its device count (or, with ``fits_only``, its memory)
+        does not fit; batch the others."""
+        self.peaks[traces.key] = traces.peak_bytes
         fitting = []
         for same in self.todo.pop(traces.key).values():
-            if same[0].network.num_npus == traces.num_devices:
+            reason = self.too_big(same[0], traces.peak_bytes)
+            if same[0].network.num_npus == traces.num_devices and reason is None:
                 fitting.append(same)
                 continue
             for point in same:
-                self.outcomes[point.index] = (
+                self.outcomes[point.index] = reason or (
                     f"{point.labels['workload']} runs on {traces.num_devices} devices, "
                     f"{point.labels['system']} has {point.network.num_npus} NPUs")
         size = min(_BATCH_LIMIT, math.ceil(len(fitting) / (2 * self.backend.workers)) or 1)
@@ -157,7 +173,14 @@ class _Run:
         for point in plan.points:
             outcome = self.outcomes[point.index]
             if isinstance(outcome, Figures):
-                rows.append({**point.labels, **dataclasses.asdict(outcome), **point.variant})
+                peak = self.peaks.get(point.traces)
+                if peak is None:
+                    peak = self.peaks[point.traces] = self.store.peak_bytes(point.traces)
+                outcome = self.too_big(point, peak) or outcome
+            if isinstance(outcome, Figures):
+                fits = None if point.capacity_bytes is None else peak <= point.capacity_bytes
+                rows.append({**point.labels, **dataclasses.asdict(outcome), "peak_bytes": peak,
+                             "fits": fits, **point.variant})
             else:
                 skipped.append({**point.labels, **point.variant, "reason": outcome})
         return SweepResult(tuple(rows), tuple(skipped), self.work)

@@ -10,7 +10,9 @@ Keys (a name list may also be a single name):
 - ``split``: ``linear_split`` (default) or ``individual_split``, or a mapping ``{strategy: ...,
   block_lim: N, merge: BOOL, combine_threshold: BYTES or {kind: BYTES}, collective_rewrites:
   BOOL}``; settings it leaves out come from each node config, as in ``hespas gen``;
-- ``variants``: system variants (`hespas_py.sweep.variants`).
+- ``variants``: system variants (`hespas_py.sweep.variants`);
+- ``fits_only``: true to leave out (as skipped, with the reason) the points whose per-device
+  peak memory exceeds their node's capacity (`hespas_py.memory`); default false.
 
 Relative paths are read from the spec file's folder. Any problem (unknown key, preset, estimator
 or file, a bad variant) is one `HespasError` line naming the spec file.
@@ -33,7 +35,7 @@ from hespas_py.sweep.variants import check_dimensions, check_variants
 
 #: Estimator of a spec that names none (the one `hespas accuracy` reports by default).
 DEFAULT_ESTIMATOR = "fused_roofline"
-SPEC_KEYS = ("workloads", "nodes", "systems", "estimator", "split", "variants")
+SPEC_KEYS = ("workloads", "nodes", "systems", "estimator", "split", "variants", "fits_only")
 _REQUIRED = ("workloads", "nodes", "systems")
 _SPLIT_KEYS = ("strategy", "block_lim", "merge", "combine_threshold", "collective_rewrites")
 
@@ -101,6 +103,7 @@ class SweepSpec:
         estimators: estimator names.
         split: the split settings.
         variants: per variant key, its values (`hespas_py.sweep.variants`), in the spec's order.
+        fits_only: leave out the points whose peak memory exceeds their node's capacity.
     """
 
     source: Path
@@ -110,6 +113,7 @@ class SweepSpec:
     estimators: tuple[str, ...]
     split: Split
     variants: Mapping[str, list]
+    fits_only: bool = False
 
 
 def _names(doc: Mapping, key: str, source: str, default: Any = None) -> list[str]:
@@ -240,4 +244,7 @@ def load_spec(path: str | Path) -> SweepSpec:
     systems = _resolved("systems", _names(doc, "systems", source), _system(base), source)
     for name, setup in systems.items():
         check_dimensions(variants, len(setup.network.npus_count), name, source)
-    return SweepSpec(path, workloads, nodes, systems, estimators, split, variants)
+    fits_only = doc.get("fits_only", False)
+    if not isinstance(fits_only, bool):
+        raise HespasError(f"{source}: fits_only must be true or false")
+    return SweepSpec(path, workloads, nodes, systems, estimators, split, variants, fits_only)

@@ -1,7 +1,7 @@
 """The sweep's on-disk store, by content key: trace sets and simulated points.
 
 ``<root>/traces/<key>/`` holds a trace set (``trace.<i>.et`` per distinct file, ``devices.json``
-mapping devices to files, ``comm_group.json``); ``<root>/points/<key[:2]>/<key>.json`` a point's
+mapping devices to files, ``comm_group.json``, ``memory.json`` with the peak memory); ``<root>/points/<key[:2]>/<key>.json`` a point's
 figures. Every entry is written under a temporary name and renamed into place, so a reader (a
 rerun, a concurrent sweep, a sweep resumed after an interrupt) sees an entry whole or not at all;
 a point entry that does not parse or holds an impossible figure is simulated again.
@@ -21,6 +21,7 @@ from hespas_py.sweep.tasks import Figures, TraceFiles
 
 _DEVICES = "devices.json"
 _GROUPS = "comm_group.json"
+_MEMORY = "memory.json"
 
 
 class Store:
@@ -36,8 +37,14 @@ class Store:
         return self.root / "points" / key[:2] / f"{key}.json"
 
     def has_traces(self, key: str) -> bool:
-        """Whether the trace set of ``key`` is stored."""
-        return (self._trace_dir(key) / _DEVICES).is_file()
+        """Whether the trace set of ``key`` is stored (one from before memory was kept is not:
+        it is made again)."""
+        folder = self._trace_dir(key)
+        return (folder / _DEVICES).is_file() and (folder / _MEMORY).is_file()
+
+    def peak_bytes(self, key: str) -> int:
+        """The per-device peak memory of the stored trace set of ``key``."""
+        return json.loads((self._trace_dir(key) / _MEMORY).read_text())["peak_bytes"]
 
     def traces(self, key: str) -> TraceFiles:
         """The stored trace set of ``key``."""
@@ -45,7 +52,8 @@ class Store:
         device_files = tuple(json.loads((folder / _DEVICES).read_text()))
         files = tuple((folder / f"trace.{i}.et").read_bytes()
                       for i in range(max(device_files) + 1))
-        return TraceFiles(key, files, device_files, (folder / _GROUPS).read_text())
+        return TraceFiles(key, files, device_files, (folder / _GROUPS).read_text(),
+                          self.peak_bytes(key))
 
     def put_traces(self, traces: TraceFiles) -> None:
         """Store a trace set (a set already stored under its key is kept)."""
@@ -56,7 +64,10 @@ class Store:
             for i, data in enumerate(traces.files):
                 (staging / f"trace.{i}.et").write_bytes(data)
             (staging / _GROUPS).write_text(traces.comm_groups)
+            (staging / _MEMORY).write_text(json.dumps({"peak_bytes": traces.peak_bytes}))
             (staging / _DEVICES).write_text(json.dumps(traces.device_files))
+            if target.is_dir() and not self.has_traces(traces.key):  # kept before memory.json
+                shutil.rmtree(target, ignore_errors=True)
             os.rename(staging, target)
         except OSError:
             if not self.has_traces(traces.key):

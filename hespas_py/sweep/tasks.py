@@ -45,12 +45,14 @@ class TraceFiles:
         files: the distinct ``.et`` file contents.
         device_files: per device, the index of its file in `files`.
         comm_groups: the ``comm_group.json`` text.
+        peak_bytes: the per-device peak memory of the workload (`hespas_py.memory`).
     """
 
     key: str
     files: tuple[bytes, ...]
     device_files: tuple[int, ...]
     comm_groups: str
+    peak_bytes: int = 0
 
     @property
     def num_devices(self) -> int:
@@ -110,13 +112,15 @@ def make_traces(job: TraceJob) -> TraceFiles | Failure:
         with tempfile.TemporaryDirectory(prefix="hespas-sweep-") as scratch:
             out = Path(scratch) / "traces"
             config = dataclasses.replace(job.config, mlir_file=_workload_file(job), output_dir=out)
-            devices = generate(config).layout.num_devices
+            result = generate(config)
+            devices = result.layout.num_devices
             files: dict[bytes, int] = {}
             device_files = tuple(files.setdefault((out / f"{TRACE_PREFIX}.{d}.et").read_bytes(),
                                                   len(files)) for d in range(devices))
             groups = out / COMM_GROUP_FILE
             return TraceFiles(job.key, tuple(files), device_files,
-                            groups.read_text() if groups.is_file() else "{}")
+                              groups.read_text() if groups.is_file() else "{}",
+                              result.stats["memory"]["peak_bytes"])
     except HespasError as exc:
         return Failure(str(exc))
 

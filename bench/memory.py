@@ -1,0 +1,135 @@
+"""Per-device peak memory (`hespas_py.memory`) against XLA's own buffer assignment.
+
+- ``gpu``: the programs measured on an H100 (``../shared/reference/gpu-h100``: the StableHLO
+  XLA compiled and ``memory_analysis()`` of it, ``measured.csv``); goal (issue 17): every peak
+  within 10% of ``xla_gpu_peak_bytes``, and the Llama-2-7B-dims batch-2 program fitting an
+  H100 80GB but not an A100 40GB.
+- ``cpu``: the shipped workloads compiled on this machine's CPU through jaxlib, against
+  ``memory_analysis()`` of that compile (arguments, outputs and temporaries of XLA:CPU, whose
+  fusion and buffer assignment are not XLA:GPU's; see README "Memory").
+- ``gen``: what the analysis adds to ``hespas gen`` on the 500k-op module
+  (`scripts/gen_big_module.py`); goal: under 20%.
+
+    [HESPAS_SHARED=DIR] python3 bench/memory.py [gpu] [cpu] [gen]     (default: all three)
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+#: ``HESPAS_SHARED`` names the shared folder when it is not beside the checkout.
+REFERENCE = Path(os.environ.get("HESPAS_SHARED", REPO.parent / "shared")) / "reference" / "gpu-h100"
+#: Shipped workloads XLA:CPU compiles in a few seconds (the rest need minutes, or carry GPU
+#: layouts XLA:CPU refuses).
+CPU_WORKLOADS = ("mlp_dp_4dev", "mlp_fsdp_4dev", "mlp_tp_4dev", "mesh2x4_8dev", "pipeline_4dev",
+                 "llama3_100m_scan_train_4dev")
+
+
+def _gb(n: float) -> str:
+    return f"{n / 1e9:8.3f}"
+
+
+def gpu() -> None:
+    from hespas_py.estimate.hardware import load_hardware
+    from hespas_py.memory import peak_of_file
+
+    if not (REFERENCE / "measured.csv").is_file():
+        print(f"skipped gpu: {REFERENCE} not found")
+        return
+    print("case                  peak GB  XLA GPU GB   error   args GB  outputs GB  temps GB "
+          "(XLA)")
+    worst = 0.0
+    for row in csv.DictReader((REFERENCE / "measured.csv").open()):
+        report = peak_of_file(REFERENCE / "modules" / f"{row['case']}.stablehlo.mlir.gz")
+        measured = int(row["xla_gpu_peak_bytes"])
+        error = report.peak_bytes / measured - 1
+        worst = max(worst, abs(error))
+        print(f"{row['case']:<20}{_gb(report.peak_bytes)}  {_gb(measured)}  {error:+7.1%}  "
+              f"{_gb(report.arguments_bytes)}  {_gb(report.outputs_bytes)}  "
+              f"{_gb(report.temporaries_bytes)} ({_gb(int(row['temp_bytes'])).strip()})")
+    print(f"largest error {worst:.1%} (goal: within 10%)")
+    llama = peak_of_file(REFERENCE / "modules" / "llama7b_8L_b2_xla.stablehlo.mlir.gz")
+    for node in ("H100_80GB", "A100_SXM_40GB"):
+        capacity = load_hardware(node).capacity_bytes
+        print(f"llama7b_8L_b2_xla on {node}: {llama.peak_bytes / 1e9:.2f} GB of "
+              f"{capacity / 1e9:.2f} GB: {'fits' if llama.peak_bytes <= capacity else 'does not fit'}")
+
+
+def xla_cpu_memory(path: Path) -> dict[str, int]:
+    """``memory_analysis()`` of the module in ``path`` compiled by XLA:CPU (as many host
+    devices as the module's replicas x partitions; set before jax starts)."""
+    from hespas_py.estimate.xla_cost import local_client
+    from hespas_py.mlir.reader import load_module
+    from hespas_py.mlir.source import parse_file
+
+    devices = load_module(path).num_devices
+    client = local_client()
+    executable = client.compile_and_load(str(parse_file(path, None).module),
+                                         client.devices()[:devices])
+    stats = executable.get_compiled_memory_stats()
+    return {"arguments": stats.argument_size_in_bytes, "outputs": stats.output_size_in_bytes,
+            "alias": stats.alias_size_in_bytes, "temporaries": stats.temp_size_in_bytes}
+
+
+def cpu() -> None:
+    os.environ.setdefault("XLA_FLAGS", "--xla_force_host_platform_device_count=8")
+    from hespas_py.export.workloads import workload_path
+    from hespas_py.memory import peak_of_file
+
+    print("workload                      peak MB   XLA:CPU MB   error  temps MB (XLA:CPU)")
+    for name in CPU_WORKLOADS:
+        path = workload_path(name)
+        report = peak_of_file(path)
+        xla = xla_cpu_memory(path)
+        peak = xla["arguments"] + xla["outputs"] - xla["alias"] + xla["temporaries"]
+        assert (report.arguments_bytes, report.outputs_bytes) == (xla["arguments"],
+                                                                  xla["outputs"]), name
+        print(f"{name:<28}{report.peak_bytes / 1e6:9.1f}  {peak / 1e6:11.1f}  "
+              f"{report.peak_bytes / peak - 1:+6.1%}  {report.temporaries_bytes / 1e6:8.1f} "
+              f"({xla['temporaries'] / 1e6:.1f})")
+    print("arguments and outputs equal XLA:CPU's for every workload")
+
+
+def gen(ops: int = 500_000, repeat: int = 3) -> None:
+    import subprocess
+    import tempfile
+
+    from hespas_py.memory import analyze
+    from hespas_py.mlir.reader import load_module
+
+    with tempfile.TemporaryDirectory(prefix="hespas-bench-") as tmp:
+        big = Path(tmp) / "big.mlir"
+        subprocess.run([sys.executable, str(REPO / "scripts" / "gen_big_module.py"), "--ops",
+                        str(ops), "--out", str(big)], check=True, cwd=REPO)
+        walls, phases = [], []
+        for _ in range(repeat):
+            start = time.perf_counter()
+            done = subprocess.run(
+                [sys.executable, "-c", "from hespas_py.cli.compat import chakra_gen; chakra_gen()",
+                 "A100_SXM_40GB", "--mlir_file", str(big), "--output", str(Path(tmp) / "out"),
+                 "--clean", "--split_fn", "linear_split", "--json", "--log-level", "warning"],
+                cwd=REPO, capture_output=True, text=True, check=True)
+            walls.append(time.perf_counter() - start)
+            import json
+
+            phases.append(json.loads(done.stdout)["timings_s"]["memory"])
+        wall, memory = min(walls), min(phases)
+        module = load_module(big)
+        start = time.perf_counter()
+        analyze(module)
+        alone = time.perf_counter() - start
+    print(f"gen on {ops:,} ops: {wall:.2f} s end to end, of which the memory analysis "
+          f"{memory:.2f} s: +{memory / (wall - memory):.1%} over gen without it "
+          f"(goal < 20%); analysis alone, in this process: {alone:.2f} s")
+
+
+if __name__ == "__main__":
+    chosen = sys.argv[1:] or ["gpu", "cpu", "gen"]
+    for name in chosen:
+        {"gpu": gpu, "cpu": cpu, "gen": gen}[name]()

@@ -1,0 +1,11 @@
+"""Per-device peak memory of a module's program (stage after `hespas_py.estimate`: it reuses the
+fusion plan of ``fused_roofline``; nothing imports it back but the pipeline and the CLI).
+
+`analyze` counts a module, `peak_of_file` a module file (what ``hespas accuracy`` calls);
+`liveness` walks one scope.
+"""
+
+from hespas_py.memory.analysis import MemoryReport, analyze, peak_of_file
+from hespas_py.memory.liveness import Buffer
+
+__all__ = ["Buffer", "MemoryReport", "analyze", "peak_of_file"]

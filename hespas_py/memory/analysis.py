@@ -1,0 +1,119 @@
+"""Per-device peak memory of a module's program, as XLA's buffer assignment counts it.
+
+XLA reports a compiled program's memory (``compiled.memory_analysis()``) as three disjoint sets of
+allocations: the entry arguments, the outputs (allocated for the whole run, since the caller
+keeps them) and one preallocated block of temporaries, sized by XLA's heap simulation of the
+scheduled program. Its peak is their sum, less the arguments whose buffers become outputs
+(donation: ``alias``). `analyze` counts the same way: arguments and outputs from the entry
+function's types, temporaries from `liveness.scope_peak` over the entry function. A program of
+several results returns them as one tuple, whose own buffer is a table of one 8-byte pointer per
+element (`TUPLE_POINTER_BYTES`; XLA's ``ShapeUtil::ByteSizeOf`` of a tuple shape), counted with
+the outputs as XLA counts it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Mapping
+
+from hespas_py.memory.liveness import DEFAULT_COMBINE, TOP_BUFFERS, Buffer, scope_peak
+from hespas_py.mlir.aliases import ANY_OUTPUT
+from hespas_py.mlir.ops import Module, TensorType
+from hespas_py.split.combine import Thresholds
+
+
+#: Bytes per element of a tuple's pointer table (64-bit device pointers).
+TUPLE_POINTER_BYTES = 8
+
+
+@dataclass(frozen=True)
+class MemoryReport:
+    """Peak device memory of one device's program.
+
+    Attributes:
+        arguments_bytes: the entry arguments.
+        outputs_bytes: the results (each returned position its own buffer), with the pointer
+            table of a result tuple.
+        alias_bytes: arguments whose buffers are donated to outputs (counted once).
+        temporaries_bytes: the most bytes of temporaries live at once.
+        top: the largest buffers live at the peak (arguments, outputs, temporaries), largest
+            first.
+    """
+
+    arguments_bytes: int
+    outputs_bytes: int
+    alias_bytes: int
+    temporaries_bytes: int
+    top: tuple[Buffer, ...] = ()
+
+    @property
+    def peak_bytes(self) -> int:
+        """Arguments + outputs - aliased + temporaries."""
+        return (self.arguments_bytes + self.outputs_bytes - self.alias_bytes
+                + self.temporaries_bytes)
+
+    def as_json(self, capacity_bytes: int | None = None) -> dict[str, Any]:
+        """The ``memory`` entry of ``module_stats.json`` and ``hespas gen --json``: with a
+        capacity, ``fits`` says whether the peak is within it (None without one)."""
+        return {
+            "peak_bytes": self.peak_bytes,
+            "arguments_bytes": self.arguments_bytes,
+            "outputs_bytes": self.outputs_bytes,
+            "alias_bytes": self.alias_bytes,
+            "temporaries_bytes": self.temporaries_bytes,
+            "capacity_bytes": capacity_bytes,
+            "fits": None if capacity_bytes is None else self.peak_bytes <= capacity_bytes,
+            "top": [b.as_json() for b in self.top],
+        }
+
+
+def _alias_bytes(arg_types: tuple[TensorType, ...], result_types: tuple[TensorType, ...],
+                 aliases: Mapping[int, int]) -> int:
+    """Bytes of donated arguments that an output takes over (named, else one of its type)."""
+    claimed: set[int] = set()
+    total = 0
+    for arg, output in sorted(aliases.items(), key=lambda item: item[1] == ANY_OUTPUT):
+        if arg >= len(arg_types):
+            continue
+        if output == ANY_OUTPUT:
+            output = next((k for k, t in enumerate(result_types)
+                           if k not in claimed and t == arg_types[arg]), None)
+        if output is None or output in claimed or output >= len(result_types):
+            continue
+        claimed.add(output)
+        total += min(arg_types[arg].nbytes, result_types[output].nbytes)
+    return total
+
+
+def analyze(module: Module, fused_attention: bool = False,
+            combine: Thresholds = DEFAULT_COMBINE) -> MemoryReport:
+    """The per-device memory of ``module``'s entry function (see the module docstring);
+    ``fused_attention`` plans attention as flash kernels, as the estimator would; ``combine``:
+    the thresholds of XLA's collective combiners (default: XLA's own)."""
+    entry = module.functions[module.entry]
+    returned = entry.ops[-1].operands if entry.ops else ()
+    temporaries = scope_peak(entry.ops, entry.args, entry.arg_types, returned, fused_attention,
+                             output_slots=returned, combine=combine)
+    arguments = [Buffer("parameter", t.shape, t.dtype, t.nbytes, "argument")
+                 for t in entry.arg_types]
+    producers = {r: op.name for op in entry.ops for r in op.results}
+    outputs = [Buffer(producers.get(v, "parameter"), t.shape, t.dtype, t.nbytes, "output")
+               for v, t in zip(returned, entry.result_types)]
+    top = sorted([*arguments, *outputs, *temporaries.live], key=lambda b: -b.bytes)
+    return MemoryReport(
+        arguments_bytes=sum(b.bytes for b in arguments),
+        outputs_bytes=sum(b.bytes for b in outputs)
+        + (TUPLE_POINTER_BYTES * len(outputs) if len(outputs) > 1 else 0),
+        alias_bytes=_alias_bytes(entry.arg_types, entry.result_types, module.aliases),
+        temporaries_bytes=temporaries.bytes, top=tuple(top[:TOP_BUFFERS]))
+
+
+def peak_of_file(path: str | Path, module: int | None = None,
+                 fused_attention: bool = False) -> MemoryReport:
+    """`analyze` of the module in ``path`` (module ``module``, from 1, of a file of several);
+    bad input raises `HespasError` as `load_module` does. For callers that hold no `Module`,
+    such as the accuracy tables."""
+    from hespas_py.mlir.reader import load_module
+
+    return analyze(load_module(path, module=module), fused_attention)

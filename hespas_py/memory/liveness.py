@@ -1,0 +1,344 @@
+"""Temporaries live over one scope's program: the buffers its planned kernels write, and the most
+bytes of them live at once.
+
+A scope (a function body, a ``while`` body or condition, a ``case`` branch) is flattened and fused
+exactly as the ``fused_roofline`` estimator plans it (`hespas_py.estimate.fusion`): calls are
+inlined, ``reshape``/``bitcast`` are views of their operand, scalar and splat constants fold into
+their users, and a value fused into its consumer kernel never exists in memory. A value a kernel
+writes (`Planner.materialized`) is one buffer, live from its writer kernel to the last kernel that
+reads it. Kernels run in program order, each at its root (the last op it computes), but for
+combined collectives (below).
+
+Buffer reuse, as XLA's buffer assignment does it (``HloDataflowAnalysis::CanShareBuffer``,
+``xla/service/hlo_dataflow_analysis.cc``):
+
+- a loop (elementwise) kernel writes its result into an operand buffer of the same size whose
+  last reader it is;
+- ``dynamic_update_slice`` and ``scatter`` update their operand in place when it dies there
+  (``HloDataflowAnalysis::GetInPlaceInputOutputPairs``);
+- a ``while`` keeps its state in the buffers of the operands that die at it (XLA copies only the
+  ones still read afterwards);
+- a collective among single devices (a one-device program's ``psum``) is removed by XLA: its
+  result is its operand's buffer.
+
+Expanded ops: XLA's GPU compiler rewrites ``select_and_scatter`` (max-pool backward) as a
+variadic ``reduce_window`` that writes, per source element, the selected value and its index in
+each operand dimension (s32), then a scatter of the source at those indices
+(``SelectAndScatterExpander``, ``xla/service/select_and_scatter_expander.cc``); those arrays are
+temporaries at the op (`_expansion`).
+
+Combined collectives: XLA's combiners merge independent collectives of one kind into one op
+(`hespas_py.split.combine`, with XLA's default thresholds unless told otherwise), which runs once
+its last operand exists: every operand of a combined collective lives until then, and every
+result from then on (the gradients of a data-parallel step all at once).
+
+Control flow: a ``while`` adds, at its position, the peak temporaries of its body (or condition,
+whichever is larger) on top of its state; a ``case``/``if`` the larger of its branches. Values a
+body yields are its state, not temporaries.
+"""
+
+from __future__ import annotations
+
+import bisect
+import heapq
+import itertools
+from dataclasses import dataclass
+from typing import Collection, Iterator, Sequence
+
+from hespas_py.dag import Dag
+from hespas_py.estimate.fusion.kernel import Kind
+from hespas_py.estimate.fusion.planner import Planner
+from hespas_py.estimate.fusion.scope import IN_PLACE, OpClass, Scope
+from hespas_py.mlir.ops import DTYPE_BYTES, Op, Region, TensorType
+from hespas_py.split.combine import (XLA_DEFAULT_THRESHOLD, Thresholds, combine_key,
+                                     combine_round, schedule_merged)
+
+#: Ops whose result is their first operand updated in place (XLA's in-place input/output pairs).
+_IN_PLACE = IN_PLACE | {"scatter"}
+#: The combiners' thresholds XLA's GPU compiler uses unless told otherwise.
+DEFAULT_COMBINE = Thresholds(XLA_DEFAULT_THRESHOLD, XLA_DEFAULT_THRESHOLD, XLA_DEFAULT_THRESHOLD)
+#: Buffers of a scope's peak kept for the report, largest first.
+TOP_BUFFERS = 10
+
+
+@dataclass(frozen=True, slots=True)
+class Buffer:
+    """One buffer in device memory.
+
+    Attributes:
+        op: the op that writes it (``parameter`` for an entry argument), dialect included.
+        shape: its dimensions.
+        dtype: its element type.
+        bytes: its size.
+        kind: ``argument``, ``output`` or ``temporary``.
+    """
+
+    op: str
+    shape: tuple[int, ...]
+    dtype: str
+    bytes: int
+    kind: str
+
+    def as_json(self) -> dict:
+        return {"op": self.op, "shape": list(self.shape), "dtype": self.dtype,
+                "bytes": self.bytes, "kind": self.kind}
+
+
+@dataclass(frozen=True, slots=True)
+class ScopePeak:
+    """The most temporary bytes one scope holds at once.
+
+    Attributes:
+        bytes: that figure, nested control flow included.
+        live: the largest temporaries live then (at most `TOP_BUFFERS`), largest first.
+    """
+
+    bytes: int
+    live: tuple[Buffer, ...] = ()
+
+
+@dataclass(slots=True)
+class _Interval:
+    """One buffer over kernel positions (values that reuse it extend it)."""
+
+    birth: int
+    death: int
+    nbytes: int
+    key: int  # the first value stored in it
+
+
+def scope_peak(ops: Sequence[Op], args: Sequence[int], arg_types: Sequence[TensorType],
+               outputs: Collection[int], fused_attention: bool = False,
+               output_slots: Sequence[int] = (), combine: Thresholds = DEFAULT_COMBINE) -> ScopePeak:
+    """Peak temporaries of ``ops`` (one scope, program order) with arguments ``args`` (SSA ids
+    and types); ``outputs``: SSA ids read after the scope (not temporaries; the scope's own
+    returned values never are).
+
+    ``output_slots``: the returned values (SSA ids, one per output buffer) whose buffers
+    temporaries may borrow before the value is written (`_borrow_output_buffers`); ``combine``:
+    the collective combiners' thresholds."""
+    walk = _Walk(ops, args, arg_types, outputs, fused_attention, itertools.count(), combine)
+    return walk.peak(output_slots)
+
+
+def _single_device(op: Op) -> bool:
+    """Whether ``op`` is a collective among single devices only, which XLA removes (its
+    result is its operand: ``AllReduceSimplifier``, ``CollectivesSimplifier``)."""
+    groups = op.attrs.get("replica_groups")
+    return groups is not None and all(len(g) <= 1 for g in groups)
+
+
+def _expansion(op: Op) -> ScopePeak:
+    """The temporaries of a ``select_and_scatter``'s expansion (see the module docstring): per
+    element of the source (operand 1), the selected operand value and one s32 index per operand
+    dimension."""
+    operand, source = op.operand_types[0], op.operand_types[1]
+    buffers = (Buffer(op.name, source.shape, operand.dtype,
+                      source.num_elements * DTYPE_BYTES.get(operand.dtype, 4), "temporary"),
+               *(Buffer(op.name, source.shape, "i32", source.num_elements * 4, "temporary")
+                 for _ in operand.shape))
+    return ScopePeak(sum(b.bytes for b in buffers), buffers)
+
+
+class _Allocation:
+    """An output's allocation: its size and the disjoint intervals it is busy, by start."""
+
+    def __init__(self, size: int, written: int) -> None:
+        self.size = size
+        self.starts: list[float] = [written]
+        self.stops: list[float] = [float("inf")]
+
+    def take(self, birth: int, death: int) -> bool:
+        """Hold a buffer live over [birth, death] if nothing else is then; whether it did."""
+        i = bisect.bisect_right(self.starts, birth)
+        if (i and self.stops[i - 1] >= birth) or (i < len(self.starts)
+                                                   and self.starts[i] <= death):
+            return False
+        self.starts.insert(i, birth)
+        self.stops.insert(i, death)
+        return True
+
+
+def _borrow_output_buffers(intervals: list[_Interval],
+                           slots: Sequence[tuple[int, int]]) -> list[_Interval]:
+    """The temporaries left for the temporary block once others borrow output buffers.
+
+    XLA's buffer assignment (``BufferAssigner::AssignBuffersForComputations``,
+    ``xla/service/buffer_assignment.cc``) visits buffers largest first, an output before a
+    temporary of its size, and puts a temporary into an existing allocation, output allocations
+    included, that is at least as large and holds nothing live at the same time; only the
+    temporaries that find none go to the heap-simulated temporary block. An output allocation
+    is busy from the kernel that writes the output (``slots``: size, that position) to the end.
+    """
+    allocations = sorted((_Allocation(size, written) for size, written in slots),
+                         key=lambda a: -a.size)
+    left: list[_Interval] = []
+    for buffer in sorted(intervals, key=lambda b: -b.nbytes):
+        if not any(a.size >= buffer.nbytes and a.take(buffer.birth, buffer.death)
+                   for a in allocations):
+            left.append(buffer)
+    return left
+
+
+class _Walk:
+    """Liveness of one scope's materialized values (see the module docstring)."""
+
+    def __init__(self, ops: Sequence[Op], args: Sequence[int], arg_types: Sequence[TensorType],
+                 outputs: Collection[int], fused_attention: bool, fresh: Iterator[int],
+                 combine: Thresholds) -> None:
+        self.fresh = fresh
+        self.fused_attention = fused_attention
+        self.combine = combine
+        keys = {a: next(fresh) for a in args}
+        self.scope = Scope(ops, keys, fresh)
+        self.scope.types.update((keys[a], t) for a, t in zip(args, arg_types))
+        self.outputs = {self.scope.env[v] for v in outputs if v in self.scope.env}
+        self.outputs.update(self.scope.returned)
+        self.planner = Planner(self.scope, self.outputs, fused_attention)
+        self.planner.fuse()
+
+    def peak(self, output_slots: Sequence[int] = ()) -> ScopePeak:
+        """The scope's peak temporaries (``output_slots``: see `scope_peak`)."""
+        in_order = sorted((g for g in self.planner.groups if g.members), key=lambda g: max(
+            g.members))
+        self.time_of = {id(g): t for t, g in enumerate(in_order)}
+        self._combine_collectives(in_order)
+        kernels = sorted(((self.time_of[id(g)], g) for g in in_order), key=lambda k: k[0])
+        death = self._deaths()
+        buffer_of: dict[int, _Interval] = {}
+        extra: dict[int, ScopePeak] = {}  # position -> nested or expansion peak there
+        for t, group in kernels:
+            taken: set[int] = set()
+            for m in sorted(group.members):
+                node = self.planner.nodes[m]
+                if node.cls is OpClass.CONTROL:
+                    extra[t] = self._control_peak(node.op)
+                elif node.op.short_name == "select_and_scatter":
+                    extra[t] = _expansion(node.op)
+                reusable = group.kind is Kind.LOOP or node.op.short_name in _IN_PLACE \
+                    or node.cls is OpClass.CONTROL or _single_device(node.op)
+                dying = [k for k in dict.fromkeys(node.inputs)
+                         if k in buffer_of and death.get(k) == t] if reusable else []
+                for key in node.outputs:
+                    if key not in death or self._writer(key) is not group:
+                        continue
+                    size = self.planner.nbytes(key)
+                    reuse = next((k for k in dying if k not in taken
+                                  and buffer_of[k].nbytes == size), None)
+                    if reuse is None:
+                        buffer_of[key] = _Interval(t, death[key], size, key)
+                        continue
+                    taken.add(reuse)
+                    buffer_of[key] = interval = buffer_of[reuse]
+                    interval.death = max(interval.death, death[key])
+        intervals = list({id(b): b for b in buffer_of.values()}.values())
+        if output_slots:
+            end = kernels[-1][0] + 1 if kernels else 0
+            intervals = _borrow_output_buffers(intervals, [
+                (self.planner.nbytes(key), self._written(key, end))
+                for key in (self.scope.env.get(v) for v in output_slots)])
+        return self._sweep(intervals, extra)
+
+    def _combine_collectives(self, kernels: list) -> None:
+        """Reschedule ``kernels`` (planner groups, in program order) around the combined
+        collectives (`combine_round` over the kernel graph): a combined collective runs where
+        the last of its members was, the kernels that read one of them after it
+        (`schedule_merged`); ``time_of`` becomes each kernel's place in that order."""
+        planner = self.planner
+        index = {id(g): k for k, g in enumerate(kernels)}
+        pending = {}
+        for k, group in enumerate(kernels):
+            node = planner.nodes[next(iter(group.members))]
+            key = combine_key(node.op) if node.cls is OpClass.COLLECTIVE \
+                and not _single_device(node.op) else None
+            if key is not None and getattr(self.combine, key[0]):
+                pending[k] = (key, sum(t.nbytes for t in node.op.result_types))
+        if len(pending) < 2:
+            return
+        dag = Dag(len(kernels), (
+            (index[id(planner.groups[w])], index[id(planner.groups[r])])
+            for key in planner.users if (w := planner.writer_group(key)) is not None
+            for r in planner.reader_groups(key) if r != w))
+        merged: dict[int, list[int]] = {}
+        while pending:
+            taken = combine_round(dag, pending, self.combine)
+            for k in taken[1:]:
+                dag.merge(taken[0], k)
+            if len(taken) > 1:
+                merged[taken[0]] = taken
+        if not merged:
+            return
+        for t, k in enumerate(schedule_merged(dag, merged)):
+            for member in merged.get(k, (k,)):
+                self.time_of[id(kernels[member])] = t
+
+    def _writer(self, key: int):
+        """The kernel (planner group) that writes ``key``."""
+        return self.planner.groups[self.planner.writer_group(key)]
+
+    def _written(self, key: int | None, end: int) -> int:
+        """When output value ``key`` is written: its kernel's position (``end`` for a value no
+        kernel of the scope writes, such as a returned argument, copied at the end)."""
+        if key is None or key not in self.planner.producer or \
+                self.planner.writer_group(key) is None:
+            return end
+        return self.time_of[id(self._writer(key))]
+
+    def _deaths(self) -> dict[int, int]:
+        """Per temporary, the position of the last kernel that reads it (its writer's when
+        none does)."""
+        death: dict[int, int] = {}
+        for key in self.planner.users:
+            if self._temporary(key):
+                readers = [self.time_of[id(self.planner.groups[g])]
+                           for g in self.planner.reader_groups(key)]
+                death[key] = max([self.time_of[id(self._writer(key))], *readers])
+        return death
+
+    def _temporary(self, key: int) -> bool:
+        """Whether ``key`` is a value of this scope written to memory and not an output."""
+        planner = self.planner
+        return (key in planner.producer and key not in self.outputs
+                and key not in self.scope.folded and planner.writer_group(key) is not None
+                and planner.materialized(key))
+
+    def _control_peak(self, op: Op) -> ScopePeak:
+        """Temporaries a ``while`` (its body or condition) or ``case``/``if`` (its largest
+        branch) holds besides its operands and results."""
+        return max((self._region_peak(r) for r in op.regions),
+                   key=lambda p: p.bytes, default=ScopePeak(0))
+
+    def _region_peak(self, region: Region) -> ScopePeak:
+        returned = region.ops[-1].operands if region.ops else ()
+        walk = _Walk(region.ops, region.args, region.arg_types, returned,
+                     self.fused_attention, self.fresh, self.combine)
+        return walk.peak()
+
+    def _sweep(self, intervals: list[_Interval], extra: dict[int, ScopePeak]) -> ScopePeak:
+        """The position where live buffers (plus nested peaks) are largest, and what is live."""
+        births = sorted(intervals, key=lambda b: b.birth)
+        ending: list[tuple[int, int]] = []  # (death, index in births)
+        times = sorted({b.birth for b in intervals} | set(extra))
+        live, best, best_t = 0, -1, None
+        i = 0
+        for t in times:
+            while i < len(births) and births[i].birth <= t:
+                live += births[i].nbytes
+                heapq.heappush(ending, (births[i].death, i))
+                i += 1
+            while ending and ending[0][0] < t:
+                live -= births[heapq.heappop(ending)[1]].nbytes
+            total = live + (extra[t].bytes if t in extra else 0)
+            if total > best:
+                best, best_t = total, t
+        if best_t is None:
+            return ScopePeak(0)
+        at_peak = [self._buffer(b) for b in intervals if b.birth <= best_t <= b.death]
+        nested = extra[best_t].live if best_t in extra else ()
+        live_buffers = sorted([*at_peak, *nested], key=lambda b: -b.bytes)[:TOP_BUFFERS]
+        return ScopePeak(best, tuple(live_buffers))
+
+    def _buffer(self, interval: _Interval) -> Buffer:
+        node = self.planner.nodes[self.planner.producer[interval.key]]
+        vtype = self.scope.types[interval.key]
+        return Buffer(node.op.name, vtype.shape, vtype.dtype, interval.nbytes, "temporary")
