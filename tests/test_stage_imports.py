@@ -16,7 +16,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "hespas_py"
 #: Packages and top-level modules in data-flow order; each may import only those before it and
 #: the shared modules. ``export`` reads StableHLO back through ``mlir``; ``pipeline``, ``sweep``,
 #: ``accuracy`` and ``cli`` wire the stages up, the CLI last.
-ORDER = ("mlir", "export", "split", "estimate", "chakra", "sim", "pipeline", "sweep", "accuracy",
+ORDER = ("mlir", "export", "split", "estimate", "memory", "chakra", "sim", "pipeline", "sweep", "accuracy",
          "cli")
 #: Modules every stage may use; they import no stage themselves.
 SHARED = ("errors", "fast_init", "forking", "gc_pause", "resources", "dag", "plotting",
