@@ -36,7 +36,8 @@ SYSTEM = {"scheduling-policy": "LIFO", "endpoint-delay": 1, "preferred-dataset-s
           **{f"{c}-implementation": ["direct"]
              for c in ("all-reduce", "all-gather", "reduce-scatter", "all-to-all")}}
 ROW_KEYS = {"group", "row", "system", "workload", "estimator", "node", "system_preset", "params",
-            "measured_s", "estimated_s", "error", "counted", "reason", "note", "combine_threshold"}
+            "measured_s", "estimated_s", "error", "counted", "reason", "note", "combine_threshold",
+            "measured_peak_bytes", "estimated_peak_bytes", "memory_error"}
 
 
 def scale_table(rows: list[dict]) -> str:
@@ -91,7 +92,10 @@ def test_json_has_exactly_the_documented_schema(stand_in):
     assert row["estimated_s"] > 0
     assert row["error"] == pytest.approx(row["estimated_s"] / 0.001 - 1)
     assert doc["groups"] == {"hespas": {"counted": 1, "within_15": int(abs(row["error"]) <= 0.15),
-                                        "trend_error": None}}  # a single row has no pair to compare
+                                        "trend_error": None,  # a single row has no pair to compare
+                                        "memory_rows": 0, "memory_within_10": 0}}
+    assert row["measured_peak_bytes"] is None and row["memory_error"] is None
+    assert row["estimated_peak_bytes"] > 0
     assert doc["skipped"] == [{"group": "hespas", "row": "absent_train", "system": "A100_SXM_40GB_x4",
                                "reason": "no StableHLO for absent_train"}]
 

@@ -96,3 +96,36 @@ def test_accuracy_kernels_prints_classes_for_profiled_rows(tmp_path):
     assert resnet["conv_forward"]["estimated_s"] > 0 and resnet[IDLE]["measured_s"] > 2e-3
     estimated = sum(c["estimated_s"] for c in resnet.values())
     assert estimated == pytest.approx(document["rows"][1]["estimated_s"], rel=1e-6)
+
+
+def test_gpu_rows_carry_the_measured_and_estimated_peak_memory(tmp_path):
+    from hespas_py.resources import shipped
+
+    lines = shipped("data", GROUPS["gpu"].table).read_text().splitlines()
+    assert all(r.measured_peak_bytes for r in GROUPS["gpu"].rows())
+    table = tmp_path / "gpu.csv"
+    table.write_text("\n".join([lines[0]] + [l for l in lines if l.startswith("stream_bf16_2GiB")])
+                     + "\n")
+    result = CliRunner().invoke(app, ["accuracy", "--group", "gpu", "--measured", str(table),
+                                      "--json"])
+    assert result.exit_code == 0, result.output
+    document = json.loads(result.output)
+    (row,) = document["rows"]
+    # 1 Gi bf16 elements in, 1 Gi out: XLA's buffer assignment has no temporaries (4 GiB).
+    assert row["measured_peak_bytes"] == 4 * 2**30
+    assert row["estimated_peak_bytes"] == pytest.approx(4 * 2**30, rel=1e-3)
+    assert row["memory_error"] == pytest.approx(row["estimated_peak_bytes"] / 2**32 - 1)
+    assert document["groups"]["gpu"]["memory_rows"] == 1
+    assert document["groups"]["gpu"]["memory_within_10"] == 1
+
+
+def test_a_peak_that_is_not_a_byte_count_is_one_error_line(tmp_path):
+    from hespas_py.resources import shipped
+
+    lines = shipped("data", GROUPS["gpu"].table).read_text().splitlines()
+    bad = lines[1].replace(",436207616,", ",4e8,")
+    assert bad != lines[1]
+    table = tmp_path / "gpu.csv"
+    table.write_text(lines[0] + "\n" + bad + "\n")
+    with pytest.raises(HespasError, match="line 2: measured_peak_bytes must be a byte count"):
+        GROUPS["gpu"].rows(table)

@@ -44,6 +44,7 @@ class Result:
         params: hardware params added for this row (the group's ``flash_params``, then
             ``--param``).
         unmodelled: what the run did that this estimator could not be told ("" when nothing).
+        estimated_peak_bytes: the per-device peak memory of the step (`hespas_py.memory`).
     """
 
     case: Case
@@ -51,6 +52,7 @@ class Result:
     estimated_s: float
     params: Mapping[str, Any] = dataclasses.field(default_factory=dict)
     unmodelled: str = ""
+    estimated_peak_bytes: Optional[int] = None
 
     @property
     def row(self) -> Row:
@@ -61,13 +63,23 @@ class Result:
         """Relative error of the prediction (positive: too slow)."""
         return self.estimated_s / self.row.measured_s - 1
 
+    @property
+    def memory_error(self) -> Optional[float]:
+        """Relative error of the peak memory (None where the row has no measured peak)."""
+        measured = self.row.measured_peak_bytes
+        if measured is None or self.estimated_peak_bytes is None:
+            return None
+        return self.estimated_peak_bytes / measured - 1
+
     def as_json(self) -> dict:
         r = self.row
         return {"group": r.group, "row": r.name, "system": r.system, "workload": r.workload,
                 "estimator": self.estimator, "node": self.case.node,
                 "system_preset": self.case.system_dir.name if self.case.system_dir else None,
                 "params": dict(self.params), "measured_s": r.measured_s, "estimated_s": self.estimated_s,
-                "error": self.error, "counted": r.counted, "reason": r.reason or None,
+                "error": self.error, "measured_peak_bytes": r.measured_peak_bytes,
+                "estimated_peak_bytes": self.estimated_peak_bytes, "memory_error": self.memory_error,
+                "counted": r.counted, "reason": r.reason or None,
                 "combine_threshold": r.combine_threshold.as_json() if r.combine_threshold else None,
                 "note": "; ".join(n for n in (r.note, self.unmodelled) if n) or None}
 
@@ -89,8 +101,9 @@ def row_params(group: Group, row: Row, estimator: str) -> tuple[dict[str, Any], 
     return wanted, ""
 
 
-def predict(case: Case, estimator: str, params: Mapping[str, Any]) -> float:
-    """Simulated step time of ``case`` with ``estimator`` and extra hardware ``params`` (seconds)."""
+def predict(case: Case, estimator: str, params: Mapping[str, Any]) -> tuple[float, int]:
+    """(simulated step time in seconds, per-device peak memory in bytes) of ``case`` with
+    ``estimator`` and extra hardware ``params``."""
     from hespas_py.chakra.files import COMM_GROUP_FILE, TRACE_PREFIX
     from hespas_py.estimate.hardware import load_hardware
     from hespas_py.pipeline import GenConfig, generate, rewrites_by_default
@@ -114,10 +127,11 @@ def predict(case: Case, estimator: str, params: Mapping[str, Any]) -> float:
             raise DeviceCountMismatch(
                 f"{case.workload_file.name} runs on {result.layout.num_devices} devices, "
                 f"{where} has {npus} NPUs")
+        peak = int(result.stats["memory"]["peak_bytes"])
         if setup is None:  # one device, no network: the step is its compute
-            return float(result.stats["runtime_s"])
+            return float(result.stats["runtime_s"]), peak
         sim = simulate(out / TRACE_PREFIX, setup.system, setup.network, comm_groups=out / COMM_GROUP_FILE)
-    return sim.step_time_ns * 1e-9
+    return sim.step_time_ns * 1e-9, peak
 
 
 def trend_error(results: list[Result]) -> float | None:
@@ -141,16 +155,22 @@ class Summary:
         counted: counted rows evaluated.
         within_15: those within 15% of the measured time.
         trend_error: their trend error (None without related rows).
+        memory_rows: those with a measured peak memory.
+        memory_within_10: those whose estimated peak is within 10% of it.
     """
 
     counted: int
     within_15: int
     trend_error: float | None
+    memory_rows: int = 0
+    memory_within_10: int = 0
 
     @classmethod
     def of(cls, results: list[Result]) -> "Summary":
         counted = [r for r in results if r.row.counted]
-        return cls(len(counted), sum(abs(r.error) <= 0.15 for r in counted), trend_error(counted))
+        memory = [r.memory_error for r in counted if r.memory_error is not None]
+        return cls(len(counted), sum(abs(r.error) <= 0.15 for r in counted), trend_error(counted),
+                   len(memory), sum(abs(e) <= 0.10 for e in memory))
 
 
 @dataclass(frozen=True)
@@ -195,8 +215,8 @@ def evaluate(groups: Iterable[Group], estimators: Iterable[str], measured: Optio
                 for name in names:
                     row, unmodelled = row_params(group, case.row, name)
                     chosen = {**row, **given[name]}
-                    results.append(Result(case, name, predict(case, name, chosen), chosen,
-                                          unmodelled))
+                    step_s, peak = predict(case, name, chosen)
+                    results.append(Result(case, name, step_s, chosen, unmodelled, peak))
             except DeviceCountMismatch as exc:
                 skipped.append((case.row, str(exc)))
     if not results:

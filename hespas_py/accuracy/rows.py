@@ -61,6 +61,8 @@ class Row:
         note: how the rebuilt workload differs from the run ("" when it does not).
         guessed: the workload's configuration is our guess (evaluated only on request).
         combine_threshold: bytes up to which the run's collectives were combined, per kind.
+        measured_peak_bytes: the run's per-device peak memory (XLA's buffer assignment on the
+            device), when measured; None otherwise.
     """
 
     group: str
@@ -77,6 +79,7 @@ class Row:
     note: str = ""
     guessed: bool = False
     combine_threshold: Thresholds = Thresholds()
+    measured_peak_bytes: Optional[int] = None
 
 
 @dataclass(frozen=True)
@@ -119,6 +122,16 @@ def _records(text: str, source: str, columns: tuple[str, ...]) -> list[tuple[int
         raise HespasError(f"{source}: missing columns {', '.join(missing)} (expected {','.join(columns)})")
     return [(line, {k: (v or "").strip() for k, v in record.items() if k})
             for line, record in enumerate(reader, start=2)]
+
+
+def _bytes(value: str, source: str, line: int) -> Optional[int]:
+    """An optional byte count (``measured_peak_bytes``): None when the cell is empty."""
+    if not value:
+        return None
+    if not value.isdigit():
+        raise HespasError(f"{source}: line {line}: measured_peak_bytes must be a byte count, "
+                          f"got {value!r}")
+    return int(value)
 
 
 def _seconds(value: str, source: str, line: int) -> float:
@@ -165,7 +178,8 @@ def parse_scale(text: str, source: str, group: str) -> list[Row]:
             group, r["row"], r["system"], r["workload"], _seconds(r["measured_s"], source, line),
             trend_keys=(f"{r['model']} {r['kernels']}",), node=r["node"], system_preset=r["system_preset"],
             attention=r["attention"], counted=counted, reason="" if counted else r["reason"], note=r["note"],
-            combine_threshold=threshold))
+            combine_threshold=threshold,
+            measured_peak_bytes=_bytes(r.get("measured_peak_bytes", ""), source, line)))
     return rows
 
 

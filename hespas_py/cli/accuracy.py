@@ -26,7 +26,8 @@ def as_json(evaluation: Evaluation, estimator: str) -> dict:
     """The ``--json`` document: rows, per-group figures and skipped rows, for ``estimator``."""
     return {
         "rows": [r.as_json() for r in evaluation.results if r.estimator == estimator],
-        "groups": {group: {"counted": s.counted, "within_15": s.within_15, "trend_error": s.trend_error}
+        "groups": {group: {"counted": s.counted, "within_15": s.within_15, "trend_error": s.trend_error,
+                           "memory_rows": s.memory_rows, "memory_within_10": s.memory_within_10}
                    for (group, name), s in evaluation.summaries.items() if name == estimator},
         "skipped": [{"group": row.group, "row": row.name, "system": row.system, "reason": reason}
                     for row, reason in evaluation.skipped],
@@ -74,21 +75,34 @@ def print_table(evaluation: Evaluation) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    table = Table(title="estimated vs measured step time")
-    for column in ("group", "row", "system", "estimator", "counted", "measured (s)", "estimated (s)",
-                   "error"):
-        table.add_column(column, justify="right" if "(" in column or column == "error" else "left")
+    memory = any(r.memory_error is not None for r in evaluation.results)
+    table = Table(title="estimated vs measured step time"
+                  + (" and per-device peak memory" if memory else ""))
+    columns = ["group", "row", "system", "estimator", "counted", "measured (s)", "estimated (s)",
+               "error"]
+    if memory:
+        columns += ["measured peak (GB)", "estimated peak (GB)", "memory error"]
+    for column in columns:
+        table.add_column(column, justify="right" if "(" in column or "error" in column else "left")
     for r in evaluation.results:
         counted = "yes" if r.row.counted else f"no: {r.row.reason}"
         name = r.row.name + (f" [dim]({r.unmodelled})[/dim]" if r.unmodelled else "")
-        table.add_row(r.row.group, name, r.row.system, r.estimator, counted, f"{r.row.measured_s:.4g}",
-                      f"{r.estimated_s:.4g}", f"{r.error:+.1%}")
+        cells = [r.row.group, name, r.row.system, r.estimator, counted, f"{r.row.measured_s:.4g}",
+                 f"{r.estimated_s:.4g}", f"{r.error:+.1%}"]
+        if memory:
+            known = r.memory_error is not None
+            cells += [f"{r.row.measured_peak_bytes / 1e9:.3f}" if known else "",
+                      f"{r.estimated_peak_bytes / 1e9:.3f}" if known else "",
+                      f"{r.memory_error:+.1%}" if known else ""]
+        table.add_row(*cells)
     console = Console()
     console.print(table)
     for (group, estimator), s in evaluation.summaries.items():
         trend = "n/a (no related rows)" if s.trend_error is None else f"{s.trend_error:.1%}"
+        peaks = (f"; peak memory: {s.memory_within_10}/{s.memory_rows} within 10%"
+                 if s.memory_rows else "")
         console.print(f"{group} ({estimator}): {s.within_15}/{s.counted} counted rows within 15%, "
-                      f"trend error {trend}")
+                      f"trend error {trend}{peaks}")
     for row, reason in evaluation.skipped:
         console.print(f"[dim]skipped: {row.group} {row.name} {row.system}: {reason}[/dim]")
 
