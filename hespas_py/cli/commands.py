@@ -7,3 +7,4 @@ from hespas_py.cli import analyze  # noqa: F401
 from hespas_py.cli import simulate  # noqa: F401
 from hespas_py.cli import sweep  # noqa: F401
 from hespas_py.cli import presets  # noqa: F401
+from hespas_py.cli import search  # noqa: F401

@@ -1,7 +1,7 @@
 """The sweep's on-disk store, by content key: trace sets and simulated points.
 
 ``<root>/traces/<key>/`` holds a trace set (``trace.<i>.et`` per distinct file, ``devices.json``
-mapping devices to files, ``comm_group.json``); ``<root>/points/<key[:2]>/<key>.json`` a point's
+mapping devices to files, ``comm_group.json``, ``memory.json`` when generation gave memory figures); ``<root>/points/<key[:2]>/<key>.json`` a point's
 figures. Every entry is written under a temporary name and renamed into place, so a reader (a
 rerun, a concurrent sweep, a sweep resumed after an interrupt) sees an entry whole or not at all.
 """
@@ -19,6 +19,7 @@ from hespas_py.sweep.tasks import Figures, TraceFiles
 
 _DEVICES = "devices.json"
 _GROUPS = "comm_group.json"
+_MEMORY = "memory.json"
 
 
 class Store:
@@ -43,7 +44,15 @@ class Store:
         device_files = tuple(json.loads((folder / _DEVICES).read_text()))
         files = tuple((folder / f"trace.{i}.et").read_bytes()
                       for i in range(max(device_files) + 1))
-        return TraceFiles(key, files, device_files, (folder / _GROUPS).read_text())
+        return TraceFiles(key, files, device_files, (folder / _GROUPS).read_text(),
+                          self.memory(key))
+
+    def memory(self, key: str) -> dict | None:
+        """The memory figures stored with the trace set of ``key``, or None."""
+        try:
+            return json.loads((self._trace_dir(key) / _MEMORY).read_text())
+        except FileNotFoundError:
+            return None
 
     def put_traces(self, traces: TraceFiles) -> None:
         """Store a trace set (a set already stored under its key is kept)."""
@@ -54,6 +63,8 @@ class Store:
             for i, data in enumerate(traces.files):
                 (staging / f"trace.{i}.et").write_bytes(data)
             (staging / _GROUPS).write_text(traces.comm_groups)
+            if traces.memory is not None:
+                (staging / _MEMORY).write_text(json.dumps(traces.memory))
             (staging / _DEVICES).write_text(json.dumps(traces.device_files))
             os.rename(staging, target)
         except OSError:

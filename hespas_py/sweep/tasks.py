@@ -14,6 +14,7 @@ import dataclasses
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, Mapping
 
 from hespas_py.errors import HespasError
 from hespas_py.sim.machine import NetworkConfig, SystemConfig
@@ -45,12 +46,15 @@ class TraceFiles:
         files: the distinct ``.et`` file contents.
         device_files: per device, the index of its file in `files`.
         comm_groups: the ``comm_group.json`` text.
+        memory: the per-device memory figures of ``hespas gen`` (its summary's ``memory``), or
+            None when it gives none.
     """
 
     key: str
     files: tuple[bytes, ...]
     device_files: tuple[int, ...]
     comm_groups: str
+    memory: Mapping[str, Any] | None = None
 
     @property
     def num_devices(self) -> int:
@@ -110,13 +114,15 @@ def make_traces(job: TraceJob) -> TraceFiles | Failure:
         with tempfile.TemporaryDirectory(prefix="hespas-sweep-") as scratch:
             out = Path(scratch) / "traces"
             config = dataclasses.replace(job.config, mlir_file=_workload_file(job), output_dir=out)
-            devices = generate(config).layout.num_devices
+            generated = generate(config)
+            devices = generated.layout.num_devices
             files: dict[bytes, int] = {}
             device_files = tuple(files.setdefault((out / f"{TRACE_PREFIX}.{d}.et").read_bytes(),
                                                   len(files)) for d in range(devices))
             groups = out / COMM_GROUP_FILE
             return TraceFiles(job.key, tuple(files), device_files,
-                            groups.read_text() if groups.is_file() else "{}")
+                              groups.read_text() if groups.is_file() else "{}",
+                              generated.summary.get("memory"))
     except HespasError as exc:
         return Failure(str(exc))
 
