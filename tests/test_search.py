@@ -144,3 +144,18 @@ def test_export_many_equals_export_file():
     texts = export_many(FACTORY, [ExportJob(4, {"dp": 2, "tp": 2}), ExportJob(4, {"tp": 4})])
     assert texts[0] == export_file(FACTORY, 4, kwargs={"dp": 2, "tp": 2})
     assert isinstance(texts[1], HespasError) and "tp=4 is not supported" in str(texts[1])
+
+
+def test_system_variants_cross_the_layouts(searched, tmp_path):
+    out, (_, stdout, _) = searched
+    copy = tmp_path / "out"
+    shutil.copytree(out, copy)
+    spec = SearchSpec(FACTORY, 4, ("dp", "tp"), {"hidden": [1024]}, ("H100_80GB",), (SYSTEM,),
+                      variants={"bandwidth_scale": [1, 0.25]})
+    result = run_search(spec, Store(copy / "store"), InProcess())
+    assert result.variant_keys == ("bandwidth_scale",) and len(result.rows) == 4
+    plain = {(r["dp"], r["tp"]): r["step_time_s"] for r in json.loads(stdout)["rows"]
+             if r["hidden"] == 1024}
+    for row in result.rows:
+        slower = row["step_time_s"] >= plain[row["dp"], row["tp"]]
+        assert row["step_time_s"] == plain[row["dp"], row["tp"]] if row["bandwidth_scale"] == 1 else slower

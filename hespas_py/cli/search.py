@@ -103,6 +103,9 @@ def search_command(
     settings: Optional[List[str]] = typer.Option(
         None, "--set", metavar="KEY=V1,V2", help="Other keyword arguments of the factory, each "
         "value list crossed with the layouts (repeatable)."),
+    variants: Optional[List[str]] = typer.Option(
+        None, "--variant", metavar="KEY=V1,V2", help="System variants, as a sweep spec's "
+        "variants (bandwidth_scale=0.5,1, algorithm=ring,direct, ...; repeatable)."),
     estimator: str = typer.Option("fused_roofline", "--estimator", help="Estimator(s), "
                                   "comma-separated."),
     as_json: bool = typer.Option(False, "--json", help="Print results.json's object on stdout."),
@@ -129,7 +132,8 @@ def search_command(
         raise HespasError(f"{out}: exists and is not a directory")
     spec = SearchSpec(factory, devices, _split_list(axes, "--axes"),
                       parse_settings(settings or [], lists=True), _split_list(node, "--node"),
-                      _split_list(system, "--system"), _split_list(estimator, "--estimator"))
+                      _split_list(system, "--system"), _split_list(estimator, "--estimator"),
+                      variants=parse_settings(variants or [], lists=True))
     layouts = enumerate_layouts(spec.devices, spec.axes, spec.settings)
     with make_backend(backend, jobs, address) as runner:
         store = Store(out / STORE)

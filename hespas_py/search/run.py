@@ -13,7 +13,7 @@ batch. Traces and simulations are the sweep's own tasks and store entries, so ev
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
@@ -42,7 +42,8 @@ class SearchSpec:
         systems: system presets or ASTRA-sim folders.
         estimators: estimator names.
         split: the sweep spec's ``split`` value (a strategy name or mapping).
-        variants: the sweep spec's ``variants`` mapping.
+        variants: system variants, the sweep spec's ``variants`` mapping
+            (`hespas_py.sweep.variants`).
     """
 
     factory: str
@@ -53,7 +54,7 @@ class SearchSpec:
     systems: tuple[str, ...]
     estimators: tuple[str, ...] = ("fused_roofline",)
     split: Any = "linear_split"
-    variants: Mapping[str, list] = None  # type: ignore[assignment]
+    variants: Mapping[str, list] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -208,7 +209,7 @@ def run_search(spec: SearchSpec, store: Store, backend: Backend,
     by_workload = {str(path.resolve()): layouts[i] for i, path in sorted(exported.items())
                    if isinstance(path, Path)}
     rows: list[Mapping[str, Any]] = []
-    variant_keys: tuple[str, ...] = tuple(spec.variants or {})
+    variant_keys: tuple[str, ...] = tuple(spec.variants)
     if by_workload:
         sweep = spec_from_doc(_sweep_doc(spec, list(by_workload)), factory_file)
         plan = make_plan(sweep)
