@@ -108,3 +108,19 @@ def test_import_stays_cheap():
     code = "import sys, hespas_py; print('hespas_py.api' in sys.modules, 'jax' in sys.modules)"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.split() == ["False", "False"]
+
+
+def test_lowered_step_on_several_devices_equals_the_factory(report):
+    code = f"""
+import jax
+jax.config.update("jax_num_cpu_devices", 4)
+import importlib.util, sys
+sys.path.insert(0, {str(DATA)!r})
+import layout_mlp, hespas_py
+jitted, args = layout_mlp.mlp_step(dp=2, tp=2, hidden=1024)
+r = hespas_py.estimate(jitted.lower(*args), node="H100_80GB", system="H100_80GB_4GPU")
+print(r.step_time_s)
+"""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert float(done.stdout.split()[-1]) == pytest.approx(report.step_time_s, rel=1e-9)

@@ -116,6 +116,11 @@ def test_a_rerun_reuses_every_export_and_point(searched, tmp_path):
     result = run_search(spec, Store(copy / "store"), InProcess())
     assert (result.exports_made, result.exports_reused) == (2, 4)  # the refused layouts re-run
     assert result.as_json() == json.loads(stdout)
+    pytest.importorskip("matplotlib")
+    from hespas_py.search.results import plot_layouts
+
+    plot_layouts(result, tmp_path / "layouts.png")
+    assert (tmp_path / "layouts.png").stat().st_size > 1000
 
 
 def test_bad_factory_skips_every_layout_with_one_line(tmp_path):
@@ -159,3 +164,4 @@ def test_system_variants_cross_the_layouts(searched, tmp_path):
     for row in result.rows:
         slower = row["step_time_s"] >= plain[row["dp"], row["tp"]]
         assert row["step_time_s"] == plain[row["dp"], row["tp"]] if row["bandwidth_scale"] == 1 else slower
+
