@@ -124,3 +124,13 @@ print(r.step_time_s)
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert float(done.stdout.split()[-1]) == pytest.approx(report.step_time_s, rel=1e-9)
+
+
+def test_report_shows_memory_when_gen_gives_it(report):
+    import dataclasses
+
+    memory = {"peak_bytes": 3 * 2**30, "arguments_bytes": 2**30, "outputs_bytes": 2**30,
+              "temporaries_bytes": 2**30, "capacity_bytes": 2**30, "fits": False, "top": []}
+    tight = dataclasses.replace(report, memory=memory)
+    assert tight.fits is False
+    assert "peak 3.00 GiB of 1.00 GiB per device, does not fit" in str(tight)

@@ -47,14 +47,15 @@ def _gib(value: Optional[int]) -> str:
     return "" if value is None else f"{value / 2**30:,.2f}"
 
 
-def print_ranking(result: SearchResult, out: Path) -> None:
-    """The ranked layouts, then what was done and skipped."""
+def print_ranking(result: SearchResult, axes: tuple[str, ...], out: Path) -> None:
+    """The ranked layouts (columns: the axes, and the other labels that vary), then what was
+    done and skipped."""
     from rich.console import Console
     from rich.table import Table
 
-    several = len({(r["node"], r["system"], r["estimator"]) for r in result.rows}) > 1
-    labels = [*result.layout_keys, *(("node", "system", "estimator") if several else ()),
-              *result.variant_keys]
+    from hespas_py.search.results import label_keys
+
+    labels = [*axes, *(k for k in label_keys(result) if k not in axes)]
     table = Table(title=f"layouts by step time ({len(result.rows)})")
     table.add_column("#", justify="right")
     for column in labels:
@@ -149,4 +150,4 @@ def search_command(
     if as_json:
         print(json.dumps(result.as_json(), indent=1))
     else:
-        print_ranking(result, out)
+        print_ranking(result, spec.axes, out)

@@ -42,9 +42,16 @@ def write_results(out: Path, result: SearchResult) -> None:
     write_atomically(out / RESULTS_JSON, json.dumps(result.as_json(), indent=1) + "\n")
 
 
-def layout_label(row: Mapping[str, Any], keys: Sequence[str]) -> str:
-    """``dp=2 fsdp=2 tp=2`` of a row."""
-    return " ".join(f"{k}={row[k]}" for k in keys if k in row)
+def varying(rows: Sequence[Mapping[str, Any]], keys: Sequence[str]) -> list[str]:
+    """The ``keys`` whose value is not the same in every row."""
+    return [k for k in keys if len({json.dumps(r.get(k)) for r in rows}) > 1]
+
+
+def label_keys(result: SearchResult) -> list[str]:
+    """The columns that tell the rows apart: layout keys, node, system, estimator and variant
+    keys that vary (all layout keys when none does)."""
+    keys = varying(result.rows, (*result.layout_keys, *LABELS, *result.variant_keys))
+    return keys or list(result.layout_keys)
 
 
 def plot_layouts(result: SearchResult, path: Path) -> None:
@@ -56,10 +63,8 @@ def plot_layouts(result: SearchResult, path: Path) -> None:
         raise HespasError(f"{path}: nothing to plot (every layout was skipped)")
     plt = pyplot()
     rows = list(result.rows)
-    several = len({(r["node"], r["system"], r["estimator"]) for r in rows}) > 1
-    keys = [*result.layout_keys, *result.variant_keys]
-    labels = [layout_label(r, keys) + (f" {r['node']} {r['system']}" if several else "")
-              for r in rows]
+    keys = label_keys(result)
+    labels = [" ".join(f"{k}={r.get(k)}" for k in keys) for r in rows]
     fig, ax = plt.subplots(figsize=(7, 1 + 0.28 * len(rows)))
     bars = ax.barh(range(len(rows)), [r["step_time_s"] * 1e3 for r in rows], color="tab:blue")
     for bar, row in zip(bars, rows):
