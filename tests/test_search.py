@@ -146,9 +146,11 @@ def test_bad_options_are_one_line_before_any_work(tmp_path, capsys, monkeypatch)
 def test_export_many_equals_export_file():
     from hespas_py.export.batch import ExportJob, export_many
 
-    texts = export_many(FACTORY, [ExportJob(4, {"dp": 2, "tp": 2}), ExportJob(4, {"tp": 4})])
-    assert texts[0] == export_file(FACTORY, 4, kwargs={"dp": 2, "tp": 2})
+    texts = export_many(FACTORY, [ExportJob(4, {"crash": True}), ExportJob(4, {"tp": 4}),
+                                  ExportJob(4, {"dp": 2, "tp": 2})])
+    assert isinstance(texts[0], HespasError) and "killed by signal 6" in str(texts[0])
     assert isinstance(texts[1], HespasError) and "tp=4 is not supported" in str(texts[1])
+    assert texts[2] == export_file(FACTORY, 4, kwargs={"dp": 2, "tp": 2})
 
 
 def test_system_variants_cross_the_layouts(searched, tmp_path):

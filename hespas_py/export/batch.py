@@ -66,9 +66,9 @@ def export_many(spec: str, jobs: Sequence[ExportJob]) -> list[str | HespasError]
 
 def _export_child(spec: str, job: Mapping[str, Any], dump_dir: Path, out: Path) -> None:
     """Lower the job's step, compile it in a thread until the post-partitioner dump is complete,
-    write its StableHLO to ``out``; never returns."""
+    write its StableHLO to ``out``."""
     from hespas_py.export.exporter import compile_step, lower_step
-    from hespas_py.export.partition import DUMP_OPTIONS, NEXT_PASS, read_dump
+    from hespas_py.export.partition import DUMP_OPTIONS, NEXT_PASS, POLL_S, read_dump
     from hespas_py.export.stablehlo import hlo_text_to_stablehlo
 
     devices = job["devices"]
@@ -84,7 +84,7 @@ def _export_child(spec: str, job: Mapping[str, Any], dump_dir: Path, out: Path) 
     thread = threading.Thread(target=compile_it, daemon=True)
     thread.start()
     while not any(dump_dir.glob(f"*.after_{NEXT_PASS}.*")) and thread.is_alive():
-        time.sleep(0.02)
+        time.sleep(POLL_S)
     if failure:
         raise failure[0]
     text = hlo_text_to_stablehlo(read_dump(dump_dir, devices > 1, spec), num_devices=devices,
@@ -102,11 +102,11 @@ def _run_child(spec: str, job: Mapping[str, Any], scratch: Path, index: int) -> 
         (scratch / f"{index}.error").write_text(str(exc))
         status = 2
     except BaseException as exc:  # noqa: BLE001 - any failure is this job's, in one line
-        (scratch / f"{index}.error").write_text(f"{spec}: export failed: {type(exc).__name__}: "
-                                                f"{str(exc).strip().splitlines()[0] if str(exc).strip() else ''}")
+        from hespas_py.export.exporter import _one_line
+
+        (scratch / f"{index}.error").write_text(f"{spec}: export failed: {_one_line(exc)}")
         status = 2
     finally:
-        sys.stdout.flush()
         os._exit(status)
 
 
@@ -123,7 +123,12 @@ def _serve(request: Mapping[str, Any]) -> None:
         pid = os.fork()
         if pid == 0:
             _run_child(request["spec"], job, scratch, index)
-        os.waitpid(pid, 0)
+        _, status = os.waitpid(pid, 0)
+        if not any((scratch / f"{index}{suffix}").is_file() for suffix in (".mlir", ".error")):
+            reason = (f"killed by signal {os.WTERMSIG(status)}" if os.WIFSIGNALED(status)
+                      else f"ended with status {os.WEXITSTATUS(status)}")
+            (scratch / f"{index}.error").write_text(f"{request['spec']}: the export of "
+                                                    f"{json.dumps(job['kwargs'])} {reason}")
 
 
 if __name__ == "__main__":

@@ -48,13 +48,11 @@ def export_file(spec: str, num_devices: int, optimized: bool = False,
                                  num_devices=num_devices, drop_copies=True)
 
 
-def lower_step(spec: str, num_devices: int, kwargs: FactoryArgs | None = None,
-               factory: Factory | None = None):
-    """``jax.stages.Lowered`` of the step ``FILE.py:FACTORY(**kwargs)`` returns (``factory``:
-    that function, already loaded), on ``num_devices`` CPUs; a step partitioned over fewer
-    devices is refused."""
+def lower_step(spec: str, num_devices: int, kwargs: FactoryArgs | None = None):
+    """``jax.stages.Lowered`` of the step ``FILE.py:FACTORY(**kwargs)`` returns, on
+    ``num_devices`` CPUs; a step partitioned over fewer devices is refused."""
     _use_cpu_devices(num_devices, spec)
-    jitted, args = _call_factory(factory or load_factory(spec), spec, kwargs or {})
+    jitted, args = _call_factory(load_factory(spec), spec, kwargs or {})
     try:
         lowered = jitted.lower(*args)
     except Exception as exc:  # noqa: BLE001 - any failure of user code is bad input

@@ -2,9 +2,9 @@
 
 XLA has no entry point that runs only the partitioner, and the rest of a CPU compile (layout
 assignment, fusion, LLVM code generation of every kernel) is nearly all of its time. So the
-compile runs in a child process (``python -m hespas_py.export.partition SPEC N DIR [KWARGS_JSON]``) that has XLA
-dump the module after the ``spmd-partitioning`` pass into DIR. XLA writes that dump before it runs
-the next pass; once the dump after the next pass (``control-dep-rewriter`` in jaxlib 0.10) is
+compile runs in a child process (``python -m hespas_py.export.partition SPEC N DIR KWARGS_JSON``,
+the last the factory's keyword arguments) that has XLA dump the module after the
+``spmd-partitioning`` pass into DIR. XLA writes that dump before it runs the next pass; once the dump after the next pass (``control-dep-rewriter`` in jaxlib 0.10) is
 there too, the first is complete and the child is killed. Should that second dump never come (a
 jaxlib with another pass order), the child compiles to the end and the first dump is read then:
 the pass name only decides how soon the child stops, never which module is read.
@@ -29,7 +29,7 @@ NEXT_PASS = "control-dep-rewriter"
 DUMP_OPTIONS = {"xla_dump_hlo_pass_re": f"^({PARTITIONER_PASS}|{NEXT_PASS})$",
                 "xla_dump_hlo_as_text": True, "xla_backend_optimization_level": 0,
                 "xla_llvm_disable_expensive_passes": True}
-_POLL_S = 0.02
+POLL_S = 0.02
 
 
 def post_spmd_hlo(spec: str, num_devices: int, kwargs: Mapping[str, Any] | None = None) -> str:
@@ -68,7 +68,7 @@ def _wait_for_dump(child: subprocess.Popen, dump_dir: Path) -> int:
         status = child.poll()
         if status is not None:
             return status
-        time.sleep(_POLL_S)
+        time.sleep(POLL_S)
 
 
 def read_dump(dump_dir: Path, partitioned: bool, spec: str) -> str:
@@ -79,13 +79,12 @@ def read_dump(dump_dir: Path, partitioned: bool, spec: str) -> str:
     return dumps[0].read_text()
 
 
-def dump_post_spmd(spec: str, num_devices: int, dump_dir: str,
-                   kwargs: Mapping[str, Any] | None = None, factory: Any = None) -> None:
-    """The child: lower the step (``factory``: its function, already loaded) and compile it with
-    the dump options."""
+def _dump_post_spmd(spec: str, num_devices: int, dump_dir: str,
+                   kwargs: Mapping[str, Any] | None = None) -> None:
+    """The child: lower the step and compile it with the dump options."""
     from hespas_py.export.exporter import compile_step, lower_step
 
-    lowered = lower_step(spec, num_devices, kwargs, factory)
+    lowered = lower_step(spec, num_devices, kwargs)
     compile_step(lowered, {"xla_dump_to": dump_dir, **DUMP_OPTIONS}, spec)
 
 
@@ -93,5 +92,5 @@ if __name__ == "__main__":
     from hespas_py.cli.errors import run_guarded
 
     spec_arg, devices_arg, dir_arg, kwargs_arg = sys.argv[1:]
-    run_guarded(lambda: dump_post_spmd(spec_arg, int(devices_arg), dir_arg,
+    run_guarded(lambda: _dump_post_spmd(spec_arg, int(devices_arg), dir_arg,
                                        json.loads(kwargs_arg)))

@@ -1,5 +1,7 @@
 """A tiny MLP training step whose layout (dp x tp) is a parameter, for the search tests."""
 
+import os
+
 import jax
 import jax.numpy as jnp
 from jax.sharding import NamedSharding, PartitionSpec as P
@@ -7,8 +9,11 @@ from jax.sharding import NamedSharding, PartitionSpec as P
 WIDTH, HIDDEN, ROWS = 256, 1024, 64
 
 
-def mlp_step(dp=1, tp=1, hidden=HIDDEN):
-    """SGD step of a two-matrix MLP on a dp x tp mesh; tp=4 is refused."""
+def mlp_step(dp=1, tp=1, hidden=HIDDEN, crash=False):
+    """SGD step of a two-matrix MLP on a dp x tp mesh; tp=4 is refused; ``crash`` aborts the
+    process."""
+    if crash:
+        os.abort()
     if tp == 4:
         raise ValueError("tp=4 is not supported here")
     mesh = jax.make_mesh((dp, tp), ("dp", "tp"), axis_types=(jax.sharding.AxisType.Auto,) * 2)
