@@ -8,8 +8,9 @@
    with tp above the 8 KV heads, so 30 layouts are exported, generated and simulated; one cold
    command, goal < 300 s for 24 layouts.
 
-Both run with the default ``--backend local`` on every CPU, a fresh store (nothing reused). Run:
-``python3 bench/search.py [--only 1|2]``. Timings on a shared machine are noisy: say how loaded it was.
+Both run with the default ``--backend local`` on every CPU, a fresh store (nothing reused). Printed:
+wall time, the CPU time of the command and its workers (on an idle machine the wall time is about
+that divided by the CPUs), and the load average. Run: ``python3 bench/search.py [--only 1|2]``.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -32,6 +34,12 @@ CASES = {
 }
 
 
+def _children_cpu() -> float:
+    """User + system CPU seconds of the waited-for child processes (the command and its workers)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def run(case: str) -> None:
     title, devices, system, settings, goal = CASES[case]
     with tempfile.TemporaryDirectory(prefix="hespas_bench_search_") as scratch:
@@ -40,10 +48,10 @@ def run(case: str) -> None:
                    "H100_80GB", "--system", system, "--out", str(Path(scratch) / "out"), "--json"]
         for setting in settings:
             command += ["--set", setting]
-        start = time.perf_counter()
+        start, cpu_start = time.perf_counter(), _children_cpu()
         done = subprocess.run(command, capture_output=True, text=True, cwd=REPO,
                               env={**os.environ, "PYTHONPATH": str(REPO)})
-        elapsed = time.perf_counter() - start
+        elapsed, cpu = time.perf_counter() - start, _children_cpu() - cpu_start
     if done.returncode != 0:
         sys.exit(f"hespas search failed: {done.stderr.strip()}")
     doc = json.loads(done.stdout)
@@ -51,8 +59,8 @@ def run(case: str) -> None:
     refused = sum("factory raised ValueError" in s["reason"] for s in skipped)
     print(f"{title}: {len(rows) + len(skipped) - refused} layouts searched ({len(rows)} ranked, "
           f"{len(skipped) - refused} skipped by the simulator, {refused} refused by the factory) "
-          f"in {elapsed:.1f} s (goal < {goal} s) on {os.cpu_count()} CPUs, load average "
-          f"{os.getloadavg()[0]:.1f}")
+          f"in {elapsed:.1f} s (goal < {goal} s), {cpu:.1f} CPU-seconds, on {os.cpu_count()} "
+          f"CPUs, load average {os.getloadavg()[0]:.1f}")
     best = rows[0]
     print(f"  fastest: dp={best['dp']} fsdp={best['fsdp']} tp={best['tp']} "
           f"{best['step_time_s'] * 1e3:,.1f} ms per step")
