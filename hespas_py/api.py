@@ -96,10 +96,10 @@ class Report:
                           f"{'fits' if self.fits else 'does not fit'}"
                           if peak is not None and capacity else json.dumps(self.memory)))
         for kind, entry in self.collectives.items():
-            lines.append((kind, ", ".join(f"{k} {v}" for k, v in entry.items())
-                          if isinstance(entry, Mapping) else str(entry)))
+            lines.append(("collective", f"{kind}: {entry['count']} x, "
+                          f"{entry['bytes'] / 1e6:,.1f} MB"))
         for op in self.top_ops:
-            lines.append((op["op"], f"{op['count']} x, {op['time_s'] * 1e3:,.3f} ms "
+            lines.append(("top op", f"{op['op']}: {op['count']} x, {op['time_s'] * 1e3:,.3f} ms "
                           f"({op['time_share']:.1%})"))
         return lines
 
