@@ -167,3 +167,19 @@ def test_system_variants_cross_the_layouts(searched, tmp_path):
         slower = row["step_time_s"] >= plain[row["dp"], row["tp"]]
         assert row["step_time_s"] == plain[row["dp"], row["tp"]] if row["bandwidth_scale"] == 1 else slower
 
+
+
+@pytest.mark.filterwarnings("ignore:os.fork:RuntimeWarning")
+def test_ray_backend_gives_the_rows_of_the_local_pool(searched, tmp_path, capsys, monkeypatch):
+    ray = pytest.importorskip("ray")
+    _, (_, stdout, _) = searched
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    try:
+        code, out, err = hespas(capsys, monkeypatch, "search", FACTORY, "--devices", 4, "--axes",
+                                "dp,tp", "--node", "H100_80GB", "--system", SYSTEM, "--set",
+                                "hidden=512,1024", "--out", tmp_path / "out", "--json",
+                                "--backend", "ray")
+    finally:
+        ray.shutdown()
+    assert code == 0, err
+    assert json.loads(out) == json.loads(stdout)
