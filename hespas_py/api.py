@@ -75,13 +75,16 @@ class Report:
                 if f.name != "simulation"}
 
     def timeline(self, path: str | Path) -> Path:
-        """Write the simulated step as Chrome/Perfetto trace-event JSON (ui.perfetto.dev)."""
+        """Write the simulated step as Chrome/Perfetto trace-event JSON (ui.perfetto.dev) to
+        ``path`` (its folder made if missing); the path."""
         from hespas_py.sim.timeline import write_timeline
 
         if self.simulation is None:
             raise HespasError("no timeline: the step was not simulated (pass system=)")
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
         write_timeline(self.simulation, path)
-        return Path(path)
+        return path
 
     def _lines(self) -> list[tuple[str, str]]:
         ms = lambda s: "-" if s is None else f"{s * 1e3:,.3f} ms"  # noqa: E731

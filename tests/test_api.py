@@ -63,7 +63,7 @@ def test_report_forms(report, tmp_path):
     console = Console(record=True, width=120)
     console.print(report)
     assert "hespas estimate" in console.export_text()
-    events = json.loads(report.timeline(tmp_path / "t.json").read_text())["traceEvents"]
+    events = json.loads(report.timeline(tmp_path / "new" / "t.json").read_text())["traceEvents"]
     assert {e["pid"] for e in events} == {0, 1, 2, 3}
 
 
