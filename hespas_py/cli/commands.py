@@ -15,4 +15,5 @@ COMMANDS: dict[str, str] = {
     "simulate": "hespas_py.cli.simulate",
     "sweep": "hespas_py.cli.sweep",
     "presets": "hespas_py.cli.presets",
+    "search": "hespas_py.cli.search",
 }

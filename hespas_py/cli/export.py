@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import List, Optional
 
 import typer
 
@@ -20,11 +21,16 @@ def export(
         "form). This runs XLA's whole CPU pipeline, LLVM code generation included: minutes for big "
         "steps (the default form stops XLA after its SPMD partitioner)."
     ),
+    settings: Optional[List[str]] = typer.Option(
+        None, "--set", metavar="KEY=VALUE", help="Keyword argument of the factory (repeatable); "
+        "VALUE is read as JSON when it parses (2, true, \"x\"), else as a string."),
 ) -> None:
     """Export the per-device program of a jitted, sharded JAX step, after XLA's SPMD partitioner."""
     from hespas_py.export import export_file
+    from hespas_py.export.factory_args import parse_settings
 
-    text = export_file(factory, devices, optimized)
+    kwargs = {key: values[0] for key, values in parse_settings(settings or [], lists=False).items()}
+    text = export_file(factory, devices, optimized, kwargs)
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(text)

@@ -1,6 +1,7 @@
 """Turn a jitted, sharded JAX step into the StableHLO of its per-device program, on the CPU.
 
-A *factory* is a function of no arguments that returns ``(jitted_fn, args)``: ``args`` is a tuple
+A *factory* is a function that returns ``(jitted_fn, args)`` (called with the keyword arguments
+given, ``hespas export --set KEY=VALUE``; none by default): ``args`` is a tuple
 of pytrees whose leaves are ``jax.ShapeDtypeStruct``s (with shardings) or arrays. It is named by
 ``FILE.py:FACTORY``. The exporter lowers ``jitted_fn(*args)`` for ``num_devices`` forced host CPU
 devices and takes the module XLA holds right after its SPMD partitioner: per-device shapes and
@@ -15,40 +16,44 @@ so it must run first thing in a fresh process (`export_in_subprocess` always doe
 from __future__ import annotations
 
 import importlib.util
+import json
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 from hespas_py.errors import HespasError
 from hespas_py.export.stablehlo import hlo_proto_to_stablehlo, hlo_text_to_stablehlo
 from hespas_py.jaxcompat import backends_initialized, compiled_hlo_proto, ir
 
-Factory = Callable[[], tuple[Any, tuple[Any, ...]]]
+Factory = Callable[..., tuple[Any, tuple[Any, ...]]]
+#: Keyword arguments of a factory (JSON values).
+FactoryArgs = Mapping[str, Any]
 
 
-def export_file(spec: str, num_devices: int, optimized: bool = False) -> str:
-    """StableHLO text of the per-device program of the step ``FILE.py:FACTORY`` returns.
+def export_file(spec: str, num_devices: int, optimized: bool = False,
+                kwargs: FactoryArgs | None = None) -> str:
+    """StableHLO text of the per-device program of the step ``FILE.py:FACTORY(**kwargs)`` returns.
 
     ``optimized=False`` gives the module right after SPMD partitioning; ``optimized=True`` the
     module after all of XLA's CPU optimization passes (``mhlo.fusion`` form), compiled in this
     process.
     """
     if optimized:
-        return _optimized_stablehlo(spec, num_devices)
+        return _optimized_stablehlo(spec, num_devices, kwargs)
     from hespas_py.export.partition import post_spmd_hlo
 
     _parse_spec(spec)  # a mistyped spec fails before the child process starts
-    return hlo_text_to_stablehlo(post_spmd_hlo(spec, num_devices), num_devices=num_devices,
-                                 drop_copies=True)
+    return hlo_text_to_stablehlo(post_spmd_hlo(spec, num_devices, kwargs),
+                                 num_devices=num_devices, drop_copies=True)
 
 
-def lower_step(spec: str, num_devices: int):
-    """``jax.stages.Lowered`` of the step ``FILE.py:FACTORY`` returns, on ``num_devices`` CPUs;
-    a step partitioned over fewer devices is refused."""
+def lower_step(spec: str, num_devices: int, kwargs: FactoryArgs | None = None):
+    """``jax.stages.Lowered`` of the step ``FILE.py:FACTORY(**kwargs)`` returns, on
+    ``num_devices`` CPUs; a step partitioned over fewer devices is refused."""
     _use_cpu_devices(num_devices, spec)
-    jitted, args = _call_factory(load_factory(spec), spec)
+    jitted, args = _call_factory(load_factory(spec), spec, kwargs or {})
     try:
         lowered = jitted.lower(*args)
     except Exception as exc:  # noqa: BLE001 - any failure of user code is bad input
@@ -76,8 +81,8 @@ def compile_step(lowered, options: dict, spec: str):
         raise HespasError(f"{spec}: XLA could not compile the step: {_one_line(exc)}") from None
 
 
-def _optimized_stablehlo(spec: str, num_devices: int) -> str:
-    compiled = compile_step(lower_step(spec, num_devices), {}, spec)
+def _optimized_stablehlo(spec: str, num_devices: int, kwargs: FactoryArgs | None) -> str:
+    compiled = compile_step(lower_step(spec, num_devices, kwargs), {}, spec)
     return hlo_proto_to_stablehlo(compiled_hlo_proto(compiled), num_devices=num_devices,
                                   drop_copies=False)
 
@@ -100,12 +105,14 @@ def _use_cpu_devices(num_devices: int, name: str) -> None:
         )
 
 
-def _call_factory(factory: Factory, name: str) -> tuple[Any, tuple[Any, ...]]:
-    """Call the factory and check it returned ``(jitted_fn, args)`` with abstract or array leaves."""
+def _call_factory(factory: Factory, name: str,
+                  kwargs: FactoryArgs) -> tuple[Any, tuple[Any, ...]]:
+    """Call the factory with ``kwargs`` and check it returned ``(jitted_fn, args)`` with abstract
+    or array leaves."""
     import jax
 
     try:
-        result = factory()
+        result = factory(**kwargs)
     except Exception as exc:  # noqa: BLE001
         raise HespasError(f"{name}: the factory raised {_one_line(exc)}") from None
     if not (isinstance(result, tuple) and len(result) == 2):
@@ -160,7 +167,8 @@ def load_factory(spec: str) -> Factory:
     return factory
 
 
-def export_in_subprocess(spec: str, num_devices: int, optimized: bool = False) -> str:
+def export_in_subprocess(spec: str, num_devices: int, optimized: bool = False,
+                         kwargs: FactoryArgs | None = None) -> str:
     """`export_file` through ``hespas export`` in a fresh Python process, so this process's JAX
     state does not matter."""
     with tempfile.TemporaryDirectory(prefix="hespas_export_") as out_dir:
@@ -169,6 +177,8 @@ def export_in_subprocess(spec: str, num_devices: int, optimized: bool = False) -
                    spec, "--devices", str(num_devices), "--out", str(out)]
         if optimized:
             command.append("--optimized")
+        for key, value in (kwargs or {}).items():
+            command += ["--set", f"{key}={json.dumps(value)}"]
         done = subprocess.run(command, capture_output=True, text=True)
         if done.returncode != 0:
             lines = done.stderr.strip().splitlines()

@@ -2,9 +2,9 @@
 
 XLA has no entry point that runs only the partitioner, and the rest of a CPU compile (layout
 assignment, fusion, LLVM code generation of every kernel) is nearly all of its time. So the
-compile runs in a child process (``python -m hespas_py.export.partition SPEC N DIR``) that has XLA
-dump the module after the ``spmd-partitioning`` pass into DIR. XLA writes that dump before it runs
-the next pass; once the dump after the next pass (``control-dep-rewriter`` in jaxlib 0.10) is
+compile runs in a child process (``python -m hespas_py.export.partition SPEC N DIR KWARGS_JSON``,
+the last the factory's keyword arguments) that has XLA dump the module after the
+``spmd-partitioning`` pass into DIR. XLA writes that dump before it runs the next pass; once the dump after the next pass (``control-dep-rewriter`` in jaxlib 0.10) is
 there too, the first is complete and the child is killed. Should that second dump never come (a
 jaxlib with another pass order), the child compiles to the end and the first dump is read then:
 the pass name only decides how soon the child stops, never which module is read.
@@ -12,11 +12,13 @@ the pass name only decides how soon the child stops, never which module is read.
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any, Mapping
 
 from hespas_py.errors import HespasError
 
@@ -27,17 +29,18 @@ NEXT_PASS = "control-dep-rewriter"
 DUMP_OPTIONS = {"xla_dump_hlo_pass_re": f"^({PARTITIONER_PASS}|{NEXT_PASS})$",
                 "xla_dump_hlo_as_text": True, "xla_backend_optimization_level": 0,
                 "xla_llvm_disable_expensive_passes": True}
-_POLL_S = 0.02
+POLL_S = 0.02
 
 
-def post_spmd_hlo(spec: str, num_devices: int) -> str:
-    """HLO text of the step ``FILE.py:FACTORY`` right after XLA's SPMD partitioner (on one device,
-    where nothing is partitioned, the module before XLA's optimizations)."""
+def post_spmd_hlo(spec: str, num_devices: int, kwargs: Mapping[str, Any] | None = None) -> str:
+    """HLO text of the step ``FILE.py:FACTORY(**kwargs)`` right after XLA's SPMD partitioner (on
+    one device, where nothing is partitioned, the module before XLA's optimizations)."""
     with tempfile.TemporaryDirectory(prefix="hespas_spmd_") as scratch:
         dump_dir = Path(scratch) / "dump"
-        command = [sys.executable, "-m", __name__, spec, str(num_devices), str(dump_dir)]
+        command = [sys.executable, "-m", __name__, spec, str(num_devices), str(dump_dir),
+                   json.dumps(dict(kwargs or {}))]
         run_until_dumped(command, dump_dir, Path(scratch) / "stderr.txt", spec)
-        return _read_dump(dump_dir, num_devices > 1, spec)
+        return read_dump(dump_dir, num_devices > 1, spec)
 
 
 def run_until_dumped(command: list[str], dump_dir: Path, errors: Path, spec: str) -> None:
@@ -65,10 +68,10 @@ def _wait_for_dump(child: subprocess.Popen, dump_dir: Path) -> int:
         status = child.poll()
         if status is not None:
             return status
-        time.sleep(_POLL_S)
+        time.sleep(POLL_S)
 
 
-def _read_dump(dump_dir: Path, partitioned: bool, spec: str) -> str:
+def read_dump(dump_dir: Path, partitioned: bool, spec: str) -> str:
     pattern = f"*.after_{PARTITIONER_PASS}.*.txt" if partitioned else "*.before_optimizations.txt"
     dumps = sorted(dump_dir.glob(pattern))
     if not dumps:
@@ -76,17 +79,18 @@ def _read_dump(dump_dir: Path, partitioned: bool, spec: str) -> str:
     return dumps[0].read_text()
 
 
-def _dump_post_spmd(spec: str, num_devices: int, dump_dir: str) -> None:
+def _dump_post_spmd(spec: str, num_devices: int, dump_dir: str,
+                   kwargs: Mapping[str, Any] | None = None) -> None:
     """The child: lower the step and compile it with the dump options."""
     from hespas_py.export.exporter import compile_step, lower_step
 
-    lowered = lower_step(spec, num_devices)
+    lowered = lower_step(spec, num_devices, kwargs)
     compile_step(lowered, {"xla_dump_to": dump_dir, **DUMP_OPTIONS}, spec)
 
 
 if __name__ == "__main__":
-    spec_arg, devices_arg, dir_arg = sys.argv[1:]
+    spec_arg, devices_arg, dir_arg, kwargs_arg = sys.argv[1:]
     try:
-        _dump_post_spmd(spec_arg, int(devices_arg), dir_arg)
+        _dump_post_spmd(spec_arg, int(devices_arg), dir_arg, json.loads(kwargs_arg))
     except HespasError as exc:  # the parent reads this line back (`run_until_dumped`)
         sys.exit(f"error: {exc}")

@@ -234,7 +234,12 @@ def read_spec_file(path: Path) -> dict[str, Any]:
 def load_spec(path: str | Path) -> SweepSpec:
     """Read and check a sweep spec (see the module docstring)."""
     path = Path(path)
-    doc = read_spec_file(path)
+    return spec_from_doc(read_spec_file(path), path)
+
+
+def spec_from_doc(doc: Mapping[str, Any], path: Path) -> SweepSpec:
+    """Check a spec's mapping (as `read_spec_file` returns it); messages name ``path``, relative
+    paths are read from its folder."""
     source, base = str(path), path.parent
     estimators = _estimators(doc, source)
     split = _split(doc.get("split", Split.strategy), source)

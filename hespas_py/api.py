@@ -1,0 +1,254 @@
+"""``hespas_py.estimate``: a JAX step in, a `Report` out, in one call from Python.
+
+The step is exported where its device count can be set: a factory (``FILE.py:FACTORY`` or a
+module-level function) runs in a fresh Python process, exactly as ``hespas export FACTORY
+--devices N --set KEY=VALUE ...`` (`hespas_py.export.export_in_subprocess`), so the calling
+process may have imported JAX with any devices. That costs a Python start, a JAX import, the
+factory, its lowering and XLA's compile up to the SPMD partitioner: about 1.5 s for a small
+step, a few seconds for an 8B-parameter one on 256 devices. The exported module then goes
+through ``hespas gen NODE --system-config SYSTEM`` in this process; the report's figures are
+that command's.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import html
+import inspect
+import json
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Mapping
+
+from hespas_py.errors import HespasError
+
+#: The simulated figures of the slowest device, by the name the report gives them.
+_FIGURES = ("step_time_s", "compute_s", "comm_s", "exposed_comm_s")
+
+
+@dataclass(frozen=True)
+class Report:
+    """An estimated training step.
+
+    Attributes:
+        step_time_s: simulated step time (the slowest device's wall time); None without a system.
+        compute_s: the slowest device's GPU time (union of its compute intervals); without a
+            system, the summed compute estimate of one device.
+        comm_s: the slowest device's communication time; None without a system.
+        exposed_comm_s: the slowest device's communication not hidden behind compute; None
+            without a system.
+        devices: devices the step runs on.
+        node: the node preset or config file.
+        system: the system preset or folder; None when not simulated.
+        estimator: the estimator name.
+        collectives: per collective kind, count and bytes (``module_stats.json``'s
+            ``collectives``).
+        memory: per-device memory (``peak_bytes``, ``capacity_bytes``, ``fits``, ...) when the
+            memory analysis gives it, else None.
+        top_ops: the ops of most estimated time (op, count, time_s, time_share).
+        summary: ``hespas gen --json``'s whole summary, ``simulation`` included.
+    """
+
+    step_time_s: float | None
+    compute_s: float
+    comm_s: float | None
+    exposed_comm_s: float | None
+    devices: int
+    node: str
+    system: str | None
+    estimator: str
+    collectives: Mapping[str, Any]
+    memory: Mapping[str, Any] | None
+    top_ops: tuple[Mapping[str, Any], ...]
+    summary: Mapping[str, Any] = field(repr=False)
+    simulation: Any = field(default=None, repr=False, compare=False)
+
+    @property
+    def fits(self) -> bool | None:
+        """Whether the step fits in one device's memory; None when unknown."""
+        return None if self.memory is None else self.memory.get("fits")
+
+    def to_dict(self) -> dict[str, Any]:
+        """Every field but the simulation, as JSON-encodable values."""
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)
+                if f.name != "simulation"}
+
+    def timeline(self, path: str | Path) -> Path:
+        """Write the simulated step as Chrome/Perfetto trace-event JSON (ui.perfetto.dev) to
+        ``path`` (its folder made if missing); the path."""
+        from hespas_py.sim.timeline import write_timeline
+
+        if self.simulation is None:
+            raise HespasError("no timeline: the step was not simulated (pass system=)")
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_timeline(self.simulation, path)
+        return path
+
+    def _lines(self) -> list[tuple[str, str]]:
+        ms = lambda s: "-" if s is None else f"{s * 1e3:,.3f} ms"  # noqa: E731
+        lines = [("step time", ms(self.step_time_s)), ("compute", ms(self.compute_s)),
+                 ("exposed comm", ms(self.exposed_comm_s)),
+                 ("machine", f"{self.devices} devices, {self.node} ({self.estimator})"
+                  + (f" on {self.system}" if self.system else ""))]
+        if self.memory is not None:
+            peak, capacity = self.memory.get("peak_bytes"), self.memory.get("capacity_bytes")
+            lines.append(("memory", f"peak {peak / 2**30:,.2f} GiB of "
+                          f"{capacity / 2**30:,.2f} GiB per device, "
+                          f"{'fits' if self.fits else 'does not fit'}"
+                          if peak is not None and capacity else json.dumps(self.memory)))
+        for kind, entry in self.collectives.items():
+            lines.append(("collective", f"{kind}: {entry['count']} x, "
+                          f"{entry['bytes'] / 1e6:,.1f} MB"))
+        for op in self.top_ops:
+            lines.append(("top op", f"{op['op']}: {op['count']} x, {op['time_s'] * 1e3:,.3f} ms "
+                          f"({op['time_share']:.1%})"))
+        return lines
+
+    def __str__(self) -> str:
+        width = max(len(k) for k, _ in self._lines())
+        return "\n".join(f"{k:<{width}}  {v}" for k, v in self._lines())
+
+    def __rich__(self) -> Any:
+        from rich.table import Table
+
+        table = Table(show_header=False, title="hespas estimate", title_justify="left")
+        table.add_column(style="bold")
+        table.add_column()
+        for key, value in self._lines():
+            table.add_row(key, value)
+        return table
+
+    def _repr_html_(self) -> str:
+        rows = "".join(f"<tr><th style='text-align:left'>{html.escape(k)}</th>"
+                       f"<td style='text-align:left'>{html.escape(v)}</td></tr>"
+                       for k, v in self._lines())
+        return f"<table><caption>hespas estimate</caption>{rows}</table>"
+
+
+def _factory_spec(step: Callable) -> str:
+    """``FILE.py:NAME`` of a module-level function."""
+    name = getattr(step, "__qualname__", "")
+    try:
+        source = inspect.getsourcefile(step)
+    except TypeError:
+        source = None
+    if not source or not name or "." in name or "<" in name:
+        raise HespasError(f"{getattr(step, '__name__', step)!r}: a step function must be defined "
+                          "at the top level of a .py file (it is loaded from there in a fresh "
+                          "process); pass 'FILE.py:FACTORY' otherwise")
+    return f"{source}:{name}"
+
+
+def _lowered_text(lowered: Any, scratch: Path) -> str:
+    """StableHLO of the per-device program of a ``jax.stages.Lowered``: its own module on one
+    device; on several, XLA's module after the SPMD partitioner, compiled in this process."""
+    from hespas_py.export.exporter import _partitions, compile_step
+    from hespas_py.export.partition import DUMP_OPTIONS, read_dump
+    from hespas_py.export.stablehlo import hlo_text_to_stablehlo
+
+    devices = _partitions(lowered)
+    if devices == 1:
+        return lowered.as_text()
+    dump = scratch / "dump"
+    compile_step(lowered, {"xla_dump_to": str(dump), **DUMP_OPTIONS}, "lowered step")
+    return hlo_text_to_stablehlo(read_dump(dump, True, "lowered step"), num_devices=devices,
+                                 drop_copies=True)
+
+
+def _module_file(step: Any, devices: int | None, kwargs: Mapping[str, Any],
+                 scratch: Path) -> Path:
+    """A StableHLO file of the step's per-device program."""
+    from hespas_py.export import export_in_subprocess
+
+    if hasattr(step, "compiler_ir") and hasattr(step, "compile"):  # jax.stages.Lowered
+        text = _lowered_text(step, scratch)
+    elif isinstance(step, str) and ("func.func" in step or step.lstrip().startswith("module")):
+        text = step  # StableHLO text
+    elif isinstance(step, (str, Path)) and str(step).endswith((".mlir", ".mlir.gz", ".mlirbc")):
+        return Path(step)
+    else:
+        spec = _factory_spec(step) if callable(step) else str(step)
+        if devices is None:
+            raise HespasError(f"{spec}: devices= is needed to export a factory")
+        text = export_in_subprocess(spec, devices, kwargs=kwargs)
+    path = scratch / "step.mlir"
+    path.write_text(text)
+    return path
+
+
+def estimate(step: Any, devices: int | None = None, node: str = "H100_80GB",
+             system: str | None = None, *, estimator: str = "fused_roofline",
+             split: str = "linear_split", block_lim: int | None = None,
+             combine_threshold: int | str | None = None, out: str | Path | None = None,
+             **factory_kwargs: Any) -> Report:
+    """Estimate one training step on ``devices`` x ``node`` connected as ``system``.
+
+    Args:
+      step: ``"FILE.py:FACTORY"`` or a module-level factory function (exported in a fresh
+        process, called with ``factory_kwargs``); a ``jax.stages.Lowered`` (on one device its
+        module is used as it is; on several it is compiled in this process up to XLA's SPMD
+        partitioner, with XLA's whole CPU pipeline running after it); StableHLO text; or a
+        ``.mlir`` file.
+      devices: the device count a factory's step runs on (others carry their own).
+      node: node preset or config file (``hespas gen CONFIG``).
+      system: system preset or ASTRA-sim folder to simulate on; None: compute only.
+      estimator, split, block_lim, combine_threshold: as ``hespas gen``'s.
+      out: keep the traces and ``module_stats.json`` in this folder (replaced if it exists).
+      **factory_kwargs: keyword arguments of the factory (a layout: ``dp=2, tp=4``, ...).
+
+    Raises:
+      HespasError: bad input (the one line ``hespas`` would print).
+    """
+    from hespas_py.estimate.hardware import config_file, load_hardware
+    from hespas_py.pipeline import GenConfig, generate
+
+    with tempfile.TemporaryDirectory(prefix="hespas_estimate_") as scratch_dir:
+        scratch = Path(scratch_dir)
+        machine = _machine(system) if system else None
+        method = estimator.strip().lower()
+        config_path, _ = config_file(node, method)
+        hardware = load_hardware(node, method)
+        mlir = _module_file(step, devices, factory_kwargs, scratch)
+        config = dataclasses.replace(GenConfig.from_config(
+            config_path, mlir_file=mlir, output_dir=Path(out) if out else scratch / "traces",
+            split_strategy=split, block_lim=block_lim, combine_threshold=combine_threshold,
+            clean=True), method=method, hardware=hardware)
+        result = generate(config)
+        summary = dict(result.summary)
+        simulation = None
+        if machine is not None:
+            simulation = _simulate(result.output_dir, result.layout.num_devices, machine)
+            summary["simulation"] = {"system": system,
+                                     "step_time_s": simulation.step_time_ns * 1e-9,
+                                     **simulation.as_json()}
+    figures = dict.fromkeys(_FIGURES)
+    figures["compute_s"] = summary["compute_estimate_s"]
+    if simulation is not None:
+        worst = max(simulation.devices, key=lambda d: d.wall_time_ns)
+        figures.update(step_time_s=simulation.step_time_ns * 1e-9,
+                       compute_s=worst.gpu_time_ns * 1e-9, comm_s=worst.comm_time_ns * 1e-9,
+                       exposed_comm_s=worst.exposed_comm_ns * 1e-9)
+    return Report(**figures, devices=result.layout.num_devices, node=node, system=system,
+                  estimator=config.method, collectives=summary["collectives"],
+                  memory=summary.get("memory"), top_ops=tuple(summary["top_ops"]),
+                  summary=summary, simulation=simulation)
+
+
+def _machine(system: str):
+    from hespas_py.sim.config import load_setup, resolve_system_files
+
+    return load_setup(resolve_system_files(system))
+
+
+def _simulate(out_dir: Path, devices: int, setup):
+    """`hespas gen --system-config`'s simulation of the traces in ``out_dir``."""
+    from hespas_py.chakra.files import COMM_GROUP_FILE, TRACE_PREFIX
+    from hespas_py.sim.simulate import simulate
+
+    if setup.network.num_npus != devices:
+        raise HespasError(f"the system has {setup.network.num_npus} NPUs but the step runs on "
+                          f"{devices} devices")
+    return simulate(out_dir / TRACE_PREFIX, setup.system, setup.network,
+                    comm_groups=out_dir / COMM_GROUP_FILE)
