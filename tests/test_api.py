@@ -47,7 +47,7 @@ def test_estimate_equals_export_and_gen(report, tmp_path):
     summary = _gen_step_time(tmp_path / "step.mlir", tmp_path / "gen", "H100_80GB_4GPU")
     assert report.step_time_s == pytest.approx(summary["simulation"]["step_time_s"], rel=1e-9)
     assert report.collectives == summary["collectives"]
-    assert report.devices == 4 and report.memory is None and report.fits is None
+    assert report.devices == 4 and report.fits is True and report.memory["peak_bytes"] > 0
     worst = max(summary["simulation"]["devices"], key=lambda d: d["wall_time_ns"])
     assert report.exposed_comm_s == pytest.approx(worst["exposed_comm_ns"] * 1e-9)
     assert report.compute_s + report.exposed_comm_s == pytest.approx(report.step_time_s, rel=1e-6)

@@ -66,14 +66,6 @@ def test_rank_puts_layouts_that_do_not_fit_last():
     assert [r["step_time_s"] for r in rank(rows)] == [2.0, 2.5, 3.0, 0.5, 1.0]
 
 
-def test_memory_figures_are_stored_with_the_traces(tmp_path):
-    store = Store(tmp_path)
-    memory = {"peak_bytes": 10, "capacity_bytes": 5, "fits": False}
-    store.put_traces(TraceFiles("k1", (b"x",), (0,), "{}", memory))
-    store.put_traces(TraceFiles("k2", (b"x",), (0,), "{}"))
-    assert store.traces("k1").memory == memory and store.memory("k2") is None
-
-
 def test_search_rows_and_skipped_layouts(searched):
     out, (code, stdout, stderr) = searched
     assert code == 0, stderr
@@ -83,7 +75,7 @@ def test_search_rows_and_skipped_layouts(searched):
     assert sorted((r["dp"], r["tp"], r["hidden"]) for r in rows) == [
         (2, 2, 512), (2, 2, 1024), (4, 1, 512), (4, 1, 1024)]
     assert [r["step_time_s"] for r in rows] == sorted(r["step_time_s"] for r in rows)
-    assert all(r["peak_bytes"] is None and r["fits"] is None for r in rows)  # no memory analysis
+    assert all(r["peak_bytes"] > 0 and r["fits"] is True for r in rows)
     assert [(s["dp"], s["tp"], s["hidden"]) for s in skipped] == [(1, 4, 512), (1, 4, 1024)]
     assert all("ValueError: tp=4 is not supported here" in s["reason"] for s in skipped)
     with (out / "results.csv").open() as stream:

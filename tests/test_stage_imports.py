@@ -16,8 +16,11 @@ PACKAGE = Path(__file__).resolve().parents[1] / "hespas_py"
 #: Packages and top-level modules in data-flow order; each may import only those before it and
 #: the shared modules. ``export`` reads StableHLO back through ``mlir``; ``pipeline``, ``sweep``,
 #: ``accuracy`` and ``cli`` wire the stages up, the CLI last.
-ORDER = ("mlir", "export", "split", "estimate", "memory", "chakra", "sim", "pipeline", "sweep", "accuracy",
-         "cli")
+ORDER = ("mlir", "export", "split", "estimate", "memory", "chakra", "sim", "pipeline", "sweep",
+         "search", "accuracy", "api", "cli")
+#: The one import that runs back up by design: ``hespas_py.estimate`` is both the estimators
+#: package and the one-call API's name, so calling the package forwards to `hespas_py.api`.
+EXEMPT = {("hespas_py/estimate/__init__.py", "api")}
 #: Modules every stage may use; they import no stage themselves.
 SHARED = ("errors", "fast_init", "forking", "gc_pause", "resources", "dag", "plotting",
           "jaxcompat", "checks")
@@ -63,7 +66,7 @@ def _violations(paths, root: Path = PACKAGE) -> list[str]:
                 allowed = True
             else:
                 allowed = target in rank and rank[target] < rank[unit]
-            if not allowed:
+            if not allowed and (str(path.relative_to(root.parent)), target) not in EXEMPT:
                 problems.append(f"{path.relative_to(root.parent)}:{line}: {unit} imports {target}")
     return problems
 
