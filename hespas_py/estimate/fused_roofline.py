@@ -28,7 +28,9 @@ Params read from ``Hardware.params`` (each preset's values, with their public so
 kernel's atomic read-modify-writes reach; default ``memory_efficiency``), ``num_cores``,
 ``gemm_tile``, ``mxu_size``, ``conv_channel_padding``
 (time f16 convolutions with the channels XLA pads them to for tensor cores,
-`fusion.conv_channel_padding`; XLA does this on CUDA GPUs from Volta on), plus roofline's
+`fusion.conv_channel_padding`; XLA does this on CUDA GPUs from Volta on), ``vector_op_cycles``
+(the key of an XLA op profile, e.g. ``sm_90``: vector work weighted by each elementwise op's
+measured cycles, `fusion.op_cycles`; absent: one FLOP per element), plus roofline's
 ``f32_matmul_as_tf32``.
 Missing params take the defaults in `DEFAULTS` (XLA's own constants where it has one).
 
@@ -70,12 +72,14 @@ import math
 from typing import ClassVar, Hashable, Mapping
 
 from hespas_py.checks import FRACTION, NON_NEGATIVE, SHARE, Number
+from hespas_py.errors import HespasError
 from hespas_py.estimate.base import Estimate, Hardware, OpCost, register
 from hespas_py.estimate.cache import canonical_block_text
 from hespas_py.estimate.fusion import (FLASH_BACKWARD, FLASH_FORWARD, GpuRules, Kernel, Kind,
                                        SCATTER,
                                        block_outputs, constant_values, plan_kernels,
                                        sunk_arguments)
+from hespas_py.estimate.fusion.op_cycles import PROFILES, vector_work
 from hespas_py.estimate.roofline import Roofline
 from hespas_py.mlir.ops import Op
 from hespas_py.split.blocks import Block, BlockGraph
@@ -120,9 +124,11 @@ class FusedRoofline(Roofline):
         "mxu_size": Number(0, 1 << 16, integer=True),
         "conv_channel_padding": bool,
         "fused_attention": bool,
+        "vector_op_cycles": str,
         **{p: bool for p in _GPU_RULES},
         **{f"{p}_source": str for p in (*_NUMERIC_PARAMS, *_ATTENTION_PARAMS, "num_cores",
-                                        "mxu_size", "conv_channel_padding", *_GPU_RULES)},
+                                        "mxu_size", "conv_channel_padding", "vector_op_cycles",
+                                        *_GPU_RULES)},
     }
 
     def __init__(self, hardware: Hardware) -> None:
@@ -141,6 +147,12 @@ class FusedRoofline(Roofline):
         self.mxu = int(params["mxu_size"])
         self.conv_padding = bool(hardware.params.get("conv_channel_padding", False))
         self.fused_attention = bool(hardware.params.get("fused_attention", False))
+        profile = hardware.params.get("vector_op_cycles")
+        if profile is not None and profile not in PROFILES:
+            raise HespasError(f"vector_op_cycles: unknown op profile {profile!r} "
+                              f"(known: {', '.join(sorted(PROFILES))})")
+        #: (op, dtype) -> cycles per element weighting vector work (None: one FLOP per element).
+        self.op_cycles = PROFILES.get(profile) if profile is not None else None
         self.rules = GpuRules(**{p: bool(hardware.params.get(p, False)) for p in _GPU_RULES})
         #: Flash kernel efficiency by `Kernel.gemm_kind`.
         self.attention_eff = {
@@ -230,11 +242,19 @@ class FusedRoofline(Roofline):
         return _padded_share(k, self.mxu) * max(_padded_share(m, self.mxu),
                                                  _padded_share(n, self.mxu))
 
+    def vector_flops(self, kernel: Kernel) -> float:
+        """``kernel``'s vector-unit work: its FLOPs off the tensor unit, weighted by the op
+        profile's cycles (`fusion.op_cycles`) when the preset names one. A kernel running part
+        of an expanded op keeps the count of its part."""
+        if self.op_cycles is None or kernel.part:
+            return kernel.flops - kernel.tensor_flops
+        return vector_work(kernel.ops, self.op_cycles)
+
     def kernel_cost(self, kernel: Kernel) -> tuple[float, str, tuple[str, ...]]:
         """(seconds per launch, dtype of its compute rate, notes) of ``kernel``."""
         notes = dict.fromkeys(kernel.notes)
         flash = kernel.kind is Kind.ATTENTION
-        compute_s = 0.0 if flash else (kernel.flops - kernel.tensor_flops) / self.vector_rate
+        compute_s = 0.0 if flash else self.vector_flops(kernel) / self.vector_rate
         dtype = kernel.ops[0].result_types[0].dtype if kernel.ops[0].result_types else ""
         if kernel.tensor_flops:
             rate, dtype, note = self.rate("tensor", kernel.tensor_dtype)
