@@ -7,16 +7,13 @@
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from hespas_py.errors import HespasError
 from hespas_py.search.run import SearchResult
-from hespas_py.sweep.results import FIGURES, RESULTS_CSV, RESULTS_JSON
-from hespas_py.sweep.store import write_atomically
+from hespas_py.sweep.results import FIGURES, write_tables
 
 LABELS = ("node", "system", "estimator")
 MEMORY = ("peak_bytes", "fits")
@@ -27,19 +24,9 @@ def columns(result: SearchResult) -> tuple[str, ...]:
     return (*result.layout_keys, *LABELS, *FIGURES, *MEMORY, *result.variant_keys)
 
 
-def _cell(value: Any) -> Any:
-    return json.dumps(value) if isinstance(value, (list, dict)) else value
-
-
 def write_results(out: Path, result: SearchResult) -> None:
     """Write ``results.csv`` and ``results.json`` into ``out``."""
-    text = io.StringIO()
-    writer = csv.DictWriter(text, columns(result), lineterminator="\n")
-    writer.writeheader()
-    for row in result.rows:
-        writer.writerow({k: _cell(v) for k, v in row.items()})
-    write_atomically(out / RESULTS_CSV, text.getvalue())
-    write_atomically(out / RESULTS_JSON, json.dumps(result.as_json(), indent=1) + "\n")
+    write_tables(out, columns(result), result.rows, result.as_json())
 
 
 def varying(rows: Sequence[Mapping[str, Any]], keys: Sequence[str]) -> list[str]:

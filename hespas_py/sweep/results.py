@@ -36,15 +36,22 @@ def _cell(value: Any) -> Any:
     return json.dumps(value) if isinstance(value, (list, dict)) else value
 
 
-def write_results(out: Path, result: SweepResult, variant_keys: Sequence[str]) -> None:
-    """Write ``results.csv`` and ``results.json`` into ``out``."""
+def write_tables(out: Path, header: Sequence[str], rows: Sequence[Mapping[str, Any]],
+                 document: Mapping[str, Any]) -> None:
+    """Write ``rows`` as ``results.csv`` (columns ``header``) and ``document`` as
+    ``results.json`` into ``out``."""
     text = io.StringIO()
-    writer = csv.DictWriter(text, columns(variant_keys), lineterminator="\n")
+    writer = csv.DictWriter(text, header, lineterminator="\n")
     writer.writeheader()
-    for row in result.rows:
+    for row in rows:
         writer.writerow({k: _cell(v) for k, v in row.items()})
     write_atomically(out / RESULTS_CSV, text.getvalue())
-    write_atomically(out / RESULTS_JSON, json.dumps(result.as_json(), indent=1) + "\n")
+    write_atomically(out / RESULTS_JSON, json.dumps(document, indent=1) + "\n")
+
+
+def write_results(out: Path, result: SweepResult, variant_keys: Sequence[str]) -> None:
+    """Write ``results.csv`` and ``results.json`` into ``out``."""
+    write_tables(out, columns(variant_keys), result.rows, result.as_json())
 
 
 def best_per_workload(rows: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:

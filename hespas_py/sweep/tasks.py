@@ -14,7 +14,6 @@ import dataclasses
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping
 
 from hespas_py.errors import HespasError
 from hespas_py.sim.machine import NetworkConfig, SystemConfig
