@@ -44,7 +44,7 @@ def export_file(spec: str, num_devices: int, optimized: bool = False,
         return _optimized_stablehlo(spec, num_devices, kwargs)
     from hespas_py.export.partition import post_spmd_hlo
 
-    _parse_spec(spec)  # a mistyped spec fails before the child process starts
+    parse_spec(spec)  # a mistyped spec fails before the child process starts
     return hlo_text_to_stablehlo(post_spmd_hlo(spec, num_devices, kwargs),
                                  num_devices=num_devices, drop_copies=True)
 
@@ -137,7 +137,7 @@ def _one_line(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {lines[0]}" if lines else type(exc).__name__
 
 
-def _parse_spec(spec: str) -> tuple[Path, str]:
+def parse_spec(spec: str) -> tuple[Path, str]:
     """The file and function name of ``FILE.py:FACTORY``; the file must exist."""
     path_text, sep, attr = spec.rpartition(":")
     if not sep or not path_text or not attr:
@@ -150,7 +150,7 @@ def _parse_spec(spec: str) -> tuple[Path, str]:
 
 def load_factory(spec: str) -> Factory:
     """The function named by ``FILE.py:FACTORY``; the file's folder is importable while it loads."""
-    path, attr = _parse_spec(spec)
+    path, attr = parse_spec(spec)
     module_spec = importlib.util.spec_from_file_location(f"_hespas_factory_{path.stem}", path)
     module = importlib.util.module_from_spec(module_spec)
     sys.modules[module_spec.name] = module  # dataclasses and pickling look the module up by name

@@ -17,7 +17,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-from hespas_py.errors import HespasError
 from hespas_py.sweep.backends import Backend
 from hespas_py.sweep.keys import code_version, digest
 from hespas_py.sweep.plan import LABELS, make_plan
@@ -88,20 +87,12 @@ def rank(rows: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
     return sorted(rows, key=lambda r: (r.get("fits") is False, r["step_time_s"]))
 
 
-def _factory_file(factory: str) -> Path:
-    """The file of ``FILE.py:FACTORY`` (`HespasError` when malformed or missing)."""
-    path_text, sep, attr = factory.rpartition(":")
-    if not sep or not path_text or not attr:
-        raise HespasError(f"{factory}: expected FILE.py:FACTORY")
-    path = Path(path_text)
-    if not path.is_file():
-        raise HespasError(f"{path}: no such file")
-    return path.resolve()
-
-
 def _factory_digest(factory: str) -> str:
     """Digest of the factory's folder: every ``.py`` file beside it, by name and content."""
-    path, attr = _factory_file(factory), factory.rpartition(":")[2]
+    from hespas_py.export.exporter import parse_spec
+
+    path, attr = parse_spec(factory)
+    path = path.resolve()
     folder = hashlib.blake2b(digest_size=20)
     for source in sorted(path.resolve().parent.glob("*.py")):
         folder.update(source.name.encode() + b"\0" + source.read_bytes() + b"\0")
@@ -192,7 +183,9 @@ def run_search(spec: SearchSpec, store: Store, backend: Backend,
     if layouts is None:
         layouts = enumerate_layouts(spec.devices, spec.axes, spec.settings)
     layout_keys = tuple(dict.fromkeys(k for kw in layouts for k in kw))
-    factory_file = _factory_file(spec.factory)
+    from hespas_py.export.exporter import parse_spec
+
+    factory_file = parse_spec(spec.factory)[0].resolve()
     # Nodes, systems, estimators, split and variants are checked before any export (the factory
     # file stands in for the workloads, which are not read here).
     spec_from_doc(_sweep_doc(spec, [str(factory_file)]), factory_file)
