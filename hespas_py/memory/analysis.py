@@ -17,7 +17,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
 
-from hespas_py.estimate.fusion import GpuRules
 from hespas_py.memory.liveness import DEFAULT_COMBINE, TOP_BUFFERS, Buffer, scope_peak
 from hespas_py.mlir.aliases import ANY_OUTPUT
 from hespas_py.mlir.ops import Module, TensorType
@@ -88,14 +87,14 @@ def _alias_bytes(arg_types: tuple[TensorType, ...], result_types: tuple[TensorTy
 
 
 def analyze(module: Module, fused_attention: bool = False,
-            combine: Thresholds = DEFAULT_COMBINE, rules: GpuRules = GpuRules()) -> MemoryReport:
+            combine: Thresholds = DEFAULT_COMBINE) -> MemoryReport:
     """The per-device memory of ``module``'s entry function (see the module docstring);
     ``fused_attention`` plans attention as flash kernels, as the estimator would; ``combine``:
     the thresholds of XLA's collective combiners (default: XLA's own)."""
     entry = module.functions[module.entry]
     returned = entry.ops[-1].operands if entry.ops else ()
     temporaries = scope_peak(entry.ops, entry.args, entry.arg_types, returned, fused_attention,
-                             output_slots=returned, combine=combine, rules=rules)
+                             output_slots=returned, combine=combine)
     arguments = [Buffer("parameter", t.shape, t.dtype, t.nbytes, "argument")
                  for t in entry.arg_types]
     producers = {r: op.name for op in entry.ops for r in op.results}

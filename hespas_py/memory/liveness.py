@@ -47,7 +47,7 @@ from typing import Collection, Iterator, Sequence
 
 from hespas_py.dag import Dag
 from hespas_py.estimate.fusion.kernel import Kind
-from hespas_py.estimate.fusion.planner import GpuRules, Planner
+from hespas_py.estimate.fusion.planner import Planner
 from hespas_py.estimate.fusion.scope import IN_PLACE, OpClass, Scope
 from hespas_py.mlir.ops import DTYPE_BYTES, Op, Region, TensorType
 from hespas_py.split.combine import (XLA_DEFAULT_THRESHOLD, Thresholds, combine_key,
@@ -109,8 +109,7 @@ class _Interval:
 
 def scope_peak(ops: Sequence[Op], args: Sequence[int], arg_types: Sequence[TensorType],
                outputs: Collection[int], fused_attention: bool = False,
-               output_slots: Sequence[int] = (), combine: Thresholds = DEFAULT_COMBINE,
-               rules: GpuRules = GpuRules()) -> ScopePeak:
+               output_slots: Sequence[int] = (), combine: Thresholds = DEFAULT_COMBINE) -> ScopePeak:
     """Peak temporaries of ``ops`` (one scope, program order) with arguments ``args`` (SSA ids
     and types); ``outputs``: SSA ids read after the scope (not temporaries; the scope's own
     returned values never are).
@@ -118,8 +117,7 @@ def scope_peak(ops: Sequence[Op], args: Sequence[int], arg_types: Sequence[Tenso
     ``output_slots``: the returned values (SSA ids, one per output buffer) whose buffers
     temporaries may borrow before the value is written (`_borrow_output_buffers`); ``combine``:
     the collective combiners' thresholds."""
-    walk = _Walk(ops, args, arg_types, outputs, fused_attention, itertools.count(), combine,
-                 rules)
+    walk = _Walk(ops, args, arg_types, outputs, fused_attention, itertools.count(), combine)
     return walk.peak(output_slots)
 
 
@@ -187,9 +185,8 @@ class _Walk:
 
     def __init__(self, ops: Sequence[Op], args: Sequence[int], arg_types: Sequence[TensorType],
                  outputs: Collection[int], fused_attention: bool, fresh: Iterator[int],
-                 combine: Thresholds, rules: GpuRules) -> None:
+                 combine: Thresholds) -> None:
         self.fresh = fresh
-        self.rules = rules
         self.fused_attention = fused_attention
         self.combine = combine
         keys = {a: next(fresh) for a in args}
@@ -197,7 +194,7 @@ class _Walk:
         self.scope.types.update((keys[a], t) for a, t in zip(args, arg_types))
         self.outputs = {self.scope.env[v] for v in outputs if v in self.scope.env}
         self.outputs.update(self.scope.returned)
-        self.planner = Planner(self.scope, self.outputs, fused_attention, rules)
+        self.planner = Planner(self.scope, self.outputs, fused_attention)
         self.planner.fuse()
 
     def peak(self, output_slots: Sequence[int] = ()) -> ScopePeak:
@@ -314,7 +311,7 @@ class _Walk:
     def _region_peak(self, region: Region) -> ScopePeak:
         returned = region.ops[-1].operands if region.ops else ()
         walk = _Walk(region.ops, region.args, region.arg_types, returned,
-                     self.fused_attention, self.fresh, self.combine, self.rules)
+                     self.fused_attention, self.fresh, self.combine)
         return walk.peak()
 
     def _sweep(self, intervals: list[_Interval], extra: dict[int, ScopePeak]) -> ScopePeak:
