@@ -7,8 +7,10 @@
 - ``cpu``: the shipped workloads compiled on this machine's CPU through jaxlib, against
   ``memory_analysis()`` of that compile (arguments, outputs and temporaries of XLA:CPU, whose
   fusion and buffer assignment are not XLA:GPU's; see README "Memory").
-- ``gen``: what the analysis adds to ``hespas gen`` on the 500k-op module
-  (`scripts/gen_big_module.py`); goal: under 20%.
+- ``gen``: what the analysis adds to the wall time of ``hespas gen`` (a node preset,
+  linear_split) on the 500k-op module (`scripts/gen_big_module.py`; goal: under 20%) and on
+  shipped ResNet-50 and LLaMA steps: gen with the analysis against gen without it, runs
+  alternating, best of ``repeat`` each; beside it the analysis' own time in one process.
 
     [HESPAS_SHARED=DIR] python3 bench/memory.py [gpu] [cpu] [gen]     (default: all three)
 """
@@ -29,6 +31,8 @@ REFERENCE = Path(os.environ.get("HESPAS_SHARED", REPO.parent / "shared")) / "ref
 #: layouts XLA:CPU refuses).
 CPU_WORKLOADS = ("mlp_dp_4dev", "mlp_fsdp_4dev", "mlp_tp_4dev", "mesh2x4_8dev", "pipeline_4dev",
                  "llama3_100m_scan_train_4dev")
+#: Shipped steps timed with the big module in ``gen``.
+GEN_WORKLOADS = ("resnet50_train_4dev", "llama3_1b_train_4dev")
 
 
 def _gb(n: float) -> str:
@@ -96,37 +100,67 @@ def cpu() -> None:
     print("arguments and outputs equal XLA:CPU's for every workload")
 
 
+#: Runs ``hespas gen`` (a preset: fused_roofline) in a fresh process, timing it with or without
+#: the memory analysis (``memory_of`` replaced by one returning nothing, in this process), and
+#: prints the wall time and the phases as JSON.
+_GEN_RUN = """
+import json, sys, time
+from hespas_py import pipeline
+if sys.argv[1] == "without":
+    pipeline.memory_of = lambda *args: {}
+    pipeline._BACKGROUND_MEMORY_OPS = float("inf")  # nor a child forked for it
+config = pipeline.GenConfig.from_config("A100_SXM_40GB", mlir_file=sys.argv[2],
+                                        output_dir=sys.argv[3], clean=True,
+                                        split_strategy="linear_split")
+start = time.perf_counter()
+result = pipeline.generate(config)
+print(json.dumps({"wall": time.perf_counter() - start, **result.summary["timings_s"]}))
+"""
+
+
+def _gen_runs(path: Path, out: Path, repeat: int) -> tuple[float, float, float]:
+    """(best wall without the analysis, best wall with it, least time gen waited for it),
+    seconds; runs alternate, so load on the machine hits both alike."""
+    import json
+    import subprocess
+
+    runs: dict[str, list[dict]] = {"without": [], "with": []}
+    for _ in range(repeat):
+        for mode in runs:
+            done = subprocess.run([sys.executable, "-c", _GEN_RUN, mode, str(path), str(out)],
+                                  cwd=REPO, capture_output=True, text=True, check=True,
+                                  env={**os.environ, "PYTHONPATH": str(REPO)})
+            runs[mode].append(json.loads(done.stdout))
+    return (min(r["wall"] for r in runs["without"]), min(r["wall"] for r in runs["with"]),
+            min(r["memory"] for r in runs["with"]))
+
+
 def gen(ops: int = 500_000, repeat: int = 3) -> None:
     import subprocess
     import tempfile
 
+    from hespas_py.export.workloads import workload_path
     from hespas_py.memory import analyze
     from hespas_py.mlir.reader import load_module
 
+    print("module                        gen s  +analysis s  added   waited s  analysis alone s"
+          "  (of gen)")
     with tempfile.TemporaryDirectory(prefix="hespas-bench-") as tmp:
         big = Path(tmp) / "big.mlir"
         subprocess.run([sys.executable, str(REPO / "scripts" / "gen_big_module.py"), "--ops",
-                        str(ops), "--out", str(big)], check=True, cwd=REPO)
-        walls, phases = [], []
-        for _ in range(repeat):
+                        str(ops), "--out", str(big)], check=True, cwd=REPO, capture_output=True)
+        for label, path in ((f"big ({ops:,} ops)", big),
+                            *((name, workload_path(name)) for name in GEN_WORKLOADS)):
+            without, with_it, waited = _gen_runs(path, Path(tmp) / "out", repeat)
+            module = load_module(path)
             start = time.perf_counter()
-            done = subprocess.run(
-                [sys.executable, "-c", "from hespas_py.cli.compat import chakra_gen; chakra_gen()",
-                 "A100_SXM_40GB", "--mlir_file", str(big), "--output", str(Path(tmp) / "out"),
-                 "--clean", "--split_fn", "linear_split", "--json", "--log-level", "warning"],
-                cwd=REPO, capture_output=True, text=True, check=True)
-            walls.append(time.perf_counter() - start)
-            import json
-
-            phases.append(json.loads(done.stdout)["timings_s"]["memory"])
-        wall, memory = min(walls), min(phases)
-        module = load_module(big)
-        start = time.perf_counter()
-        analyze(module)
-        alone = time.perf_counter() - start
-    print(f"gen on {ops:,} ops: {wall:.2f} s end to end, of which the memory analysis "
-          f"{memory:.2f} s: +{memory / (wall - memory):.1%} over gen without it "
-          f"(goal < 20%); analysis alone, in this process: {alone:.2f} s")
+            analyze(module)
+            alone = time.perf_counter() - start
+            print(f"{label:<28}{without:7.2f}  {with_it:11.2f}  {with_it / without - 1:+6.1%}  "
+                  f"{waited:8.2f}  {alone:16.2f}  ({alone / without:+.1%})")
+    print("added: wall time the analysis adds to gen (goal on the big module: < 20%); waited: "
+          "what gen waits for it at the end (it runs in a forked child meanwhile); alone: "
+          "its own time in one process")
 
 
 if __name__ == "__main__":

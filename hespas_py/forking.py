@@ -22,6 +22,7 @@ import signal
 import struct
 import sys
 import tempfile
+import weakref
 from typing import Any, Callable, Iterable, Iterator
 
 from hespas_py.errors import HespasError
@@ -107,19 +108,40 @@ class Forked:
         data = b"".join(self.chunks())
         return None if self.failed else data
 
+    def stop(self) -> None:
+        """Kill the child before any of its chunks is taken (its work is no longer wanted)."""
+        if self._pid > 0:
+            os.kill(self._pid, signal.SIGKILL)
+            os.waitpid(self._pid, 0)
+            os.close(self._read_end)
+            self._data.close()
+            self.failed = True
+
+
+class _Later:
+    """The getter `background` returns for work given to a child. The child is killed if the
+    result is never taken: when the getter is dropped (an error came first) or at exit."""
+
+    def __init__(self, work: Callable[[], Any], child: Forked) -> None:
+        self._work = work
+        self._child: Forked | None = child
+        self._stop = weakref.finalize(self, child.stop)
+
+    def __call__(self) -> Any:
+        data = None
+        if self._child is not None:
+            self._stop.detach()
+            data = self._child.result()
+            self._child = None
+        return self._work() if data is None else marshal.loads(data)
+
 
 def background(work: Callable[[], Any], worth_it: bool = True) -> Callable[[], Any]:
     """A getter of ``work()``: computed meanwhile by a forked child when ``worth_it`` and a spare
     process is allowed (the result must marshal), else here when the getter is called."""
     if not worth_it or max_jobs() < 2:
         return work
-    child = Forked(lambda: (marshal.dumps(work()),))
-
-    def result() -> Any:
-        data = child.result()
-        return work() if data is None else marshal.loads(data)
-
-    return result
+    return _Later(work, Forked(lambda: (marshal.dumps(work()),)))
 
 
 def shares(count: int, jobs: int, first_weight: float = 1.0) -> list[tuple[int, int]]:

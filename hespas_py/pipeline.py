@@ -50,6 +50,9 @@ DEFAULT_SPLIT = "linear_split"
 _PROGRESS_EVERY = 256
 #: Fewest blocks worth computing module_stats in a forked child while the traces are written.
 _BACKGROUND_STATS_BLOCKS = 20_000
+#: Fewest ops (functions' top level) worth analysing memory in a forked child while the step is split,
+#: estimated and written (a fork costs milliseconds; the analysis of a 1,000-op step, tens).
+_BACKGROUND_MEMORY_OPS = 1_000
 
 
 @dataclass(frozen=True)
@@ -353,8 +356,9 @@ def _generate(config: GenConfig, progress: ProgressHook | None,
 
     module = load_module(config.mlir_file, module=config.module)
     lap("read")
-    memory = memory_of(module, config.hardware, config.combine_threshold)
-    lap("memory")
+    memory_later = background(
+        functools.partial(memory_of, module, config.hardware, config.combine_threshold),
+        worth_it=sum(len(f.ops) for f in module.functions.values()) >= _BACKGROUND_MEMORY_OPS)
     graph = split(module, config.split_strategy, loop_trips=config.loop_trips,
                   **config.split_options())
     layout = DeviceLayout.for_module(module, config.num_npus,
@@ -381,6 +385,9 @@ def _generate(config: GenConfig, progress: ProgressHook | None,
                               worth_it=len(graph.blocks) >= _BACKGROUND_STATS_BLOCKS)
         traces = write_traces(staging, graph, estimates, layout)
         stats = stats_of()
+        lap("write")
+        memory = memory_later()
+        lap("memory")
         stats["devices"] = layout.as_json()
         stats["memory"] = memory
         if config.combine_threshold:
@@ -390,7 +397,6 @@ def _generate(config: GenConfig, progress: ProgressHook | None,
         stats["traces"] = {"files": traces.files, "comm_groups": len(traces.comm_groups),
                            "nodes_per_device": {str(d): n for d, n in traces.nodes.items()},
                            "compute_micros": traces.total_micros}
-        lap("write")
         stats["timings_s"] = timings
         (staging / STATS_FILE).write_text(json.dumps(stats, indent=1) + "\n")
         _check_output(config)

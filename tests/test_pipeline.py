@@ -196,7 +196,7 @@ def test_module_stats_counts_a_shared_cost_row_once_per_op():
 
 
 @pytest.mark.filterwarnings("ignore:os.fork:RuntimeWarning")  # other tests import jax
-def test_stats_from_a_forked_child_equal_those_computed_here(tmp_path, tiny, monkeypatch):
+def test_stats_and_memory_from_forked_children_equal_those_computed_here(tmp_path, tiny, monkeypatch):
     import hespas_py.pipeline as pipeline
     from hespas_py import forking
 
@@ -204,6 +204,7 @@ def test_stats_from_a_forked_child_equal_those_computed_here(tmp_path, tiny, mon
     real = forking.Forked
     monkeypatch.setattr(forking, "Forked", lambda work: children.append(work) or real(work))
     monkeypatch.setattr(pipeline, "_BACKGROUND_STATS_BLOCKS", 1)
+    monkeypatch.setattr(pipeline, "_BACKGROUND_MEMORY_OPS", 1)
     docs = {}
     for jobs in ("1", "2"):
         monkeypatch.setenv("HESPAS_JOBS", jobs)
@@ -212,5 +213,5 @@ def test_stats_from_a_forked_child_equal_those_computed_here(tmp_path, tiny, mon
                                                    output_dir=str(out))))
         docs[jobs] = json.loads((out / "module_stats.json").read_text())
         del docs[jobs]["timings_s"]
-    assert len(children) == 1  # the stats child of the second run
-    assert docs["2"] == docs["1"]
+    assert len(children) == 2  # the memory and the stats children of the second run
+    assert docs["2"] == docs["1"] and docs["1"]["memory"]["peak_bytes"] > 0

@@ -229,6 +229,25 @@ def test_background_work_gives_the_same_result_forked_or_not(
     assert forking.background(lambda: object())() is not None  # unmarshallable: computed here
 
 
+def test_background_child_is_killed_when_its_result_is_not_wanted(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """An error before the getter is called drops it: its child must not run on."""
+    import gc
+    import os
+    import time
+
+    from hespas_py import forking
+
+    monkeypatch.setenv("HESPAS_JOBS", "2")
+    getter = forking.background(lambda: time.sleep(60))
+    pid = getter._child._pid
+    del getter
+    gc.collect()
+    with pytest.raises(ChildProcessError):  # killed and reaped already
+        os.waitpid(pid, os.WNOHANG)
+    assert forking.background(lambda: time.sleep(0.1) or 7)() == 7
+
+
 def test_loops_keep_their_own_trip_counts_across_chunks(tmp_path: Path, small_shares: None,
                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     """Each counted loop has an attribute dict of its own: a child must not mix them up."""

@@ -153,20 +153,22 @@ def combine_round(dag: Dag, pending: dict[int, tuple[tuple, int]],
     (node of ``dag`` -> (`combine_key`, result bytes), in program order); takes what it visits
     out of ``pending`` and returns the nodes it combines (one or none when nothing combines)."""
     taken: list[int] = []
+    visited: list[int] = []  # taken, or too large to combine: out of ``pending`` after the round
     key, threshold, total = None, 0, 0
-    for position in list(pending):
-        op_key, size = pending[position]
+    for position, (op_key, size) in pending.items():
         if not taken:
             key, threshold = op_key, getattr(thresholds, op_key[0])
         elif op_key != key:
             continue
         if size > threshold:
-            del pending[position]
+            visited.append(position)
             continue
         if total + size > threshold or len(taken) >= COUNT_LIMIT or dag.linked(taken, position):
             break
         taken.append(position)
+        visited.append(position)
         total += size
+    for position in visited:
         del pending[position]
     return taken
 

@@ -278,15 +278,17 @@ class Planner:
     # -- multi-output fusion
     def _multi_output(self) -> None:
         shared = [k for k in self.users if self.nbytes(k) >= _MIN_SHARED_BYTES]
-        if not shared:
-            return
-        self.dag = Dag(len(self.groups), self._group_edges())
+        dag = None  # the kernel DAG, built when a first value has two candidate kernels
         for key in sorted(shared, key=lambda k: -self.nbytes(k)):
             candidates = {g for g in self.reader_groups(key)
                           if self.groups[g].kind in (Kind.LOOP, Kind.REDUCTION)}
             writer = self.writer_group(key)
             if writer is not None and self.groups[writer].kind is Kind.LOOP:
                 candidates.add(writer)
+            if len(candidates) < 2:
+                continue
+            if dag is None:
+                self.dag = dag = Dag(len(self.groups), self._group_edges())
             by_space: dict[int, list[int]] = {}
             for g in sorted(candidates):
                 by_space.setdefault(self._iteration_space(g), []).append(g)
