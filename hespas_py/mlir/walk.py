@@ -178,7 +178,8 @@ class FunctionWalk:
         type_cache, kinds, defs = self._type_cache, self._kinds, self._defs
         id_of, type_at = ids.__getitem__, types.__getitem__
         ops = []
-        for index, op in enumerate(views, start):
+        for index, view in enumerate(views, start):
+            op = view.operation  # a generated class (a dialect imported before) may shadow .name
             name = op.name
             kind = kinds.get(name) or self._kind(name)
             name = kind.name
@@ -213,7 +214,7 @@ class FunctionWalk:
         return ops
 
     def _regions(
-        self, op: ir.OpView, name: str, operands: tuple[int, ...], attrs: dict[str, Any]
+        self, op: ir.Operation, name: str, operands: tuple[int, ...], attrs: dict[str, Any]
     ) -> tuple[tuple[Region, ...], tuple[int, ...], dict[str, Any]]:
         """An op's regions, the outer values they capture, and its attrs with ``trip_count``."""
         start = len(self._types)
@@ -248,7 +249,8 @@ class OutlineWalk(FunctionWalk):
 
     def _block(self, block: ir.Block) -> tuple[tuple[int, ...], tuple[TensorType, ...], tuple[Op, ...]]:
         kinds, ops = self._kinds, []
-        for index, op in enumerate(block.operations):
+        for index, view in enumerate(block.operations):
+            op = view.operation
             name = op.name
             name = (kinds.get(name) or self._kind(name)).name
             attrs, regions = _NO_ATTRS, ()
