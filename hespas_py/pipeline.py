@@ -218,7 +218,7 @@ def _check_output(config: GenConfig) -> None:
 
 def _random_tag() -> str:
     """Eight random hex digits, for a name no other run picks (not `uuid`: it imports
-    `platform`, a tenth of the imports of a run)."""
+    `platform`, which a run needs nowhere else)."""
     return os.urandom(4).hex()
 
 

@@ -62,6 +62,7 @@ def chakra_gen() -> None:
 
 
 def _chakra_gen(argv: list[str]) -> None:
+    """Parse ``argv`` (a usage error stops here, before the bindings load), then run gen."""
     from hespas_py.cli.gen import parse_args, run
 
     options = parse_args("hespas_chakra_gen", argv)

@@ -27,12 +27,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping, NoReturn, Optional, Sequence
 
+from hespas_py.errors import HespasError
+
 _LOG_LEVELS = ("debug", "info", "warning", "error")
 
 
 def _setup_logging(level: str, path: Optional[Path]) -> None:
-    from hespas_py.errors import HespasError
-
     if level.lower() not in _LOG_LEVELS:
         raise HespasError(f"--log-level must be one of {', '.join(_LOG_LEVELS)}, not {level!r}")
     handler: logging.Handler
@@ -125,8 +125,6 @@ def _load_machine(system: str):
 
 def _fits(machine):
     """A `generate` layout check: the machine has an NPU per device (before any output)."""
-    from hespas_py.errors import HespasError
-
     label, _, network = machine
 
     def check(layout) -> None:
@@ -220,8 +218,6 @@ class _OneLineErrors(argparse.ArgumentParser):
     """An argparse parser whose usage errors are `HespasError` (one ``error:`` line, exit 2)."""
 
     def error(self, message: str) -> NoReturn:
-        from hespas_py.errors import HespasError
-
         raise HespasError(message)
 
 
