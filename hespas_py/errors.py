@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Sequence
 
 
@@ -17,6 +16,8 @@ class HespasError(Exception):
 def unknown_preset(name: str, problem: str, names: Sequence[str]) -> HespasError:
     """The error for a name that is neither a file nor one of the presets ``names``: the closest
     presets by spelling and a pointer to ``hespas presets`` instead of the whole list."""
+    import difflib  # only on this error path: every command imports this module
+
     if not names:
         return HespasError(f"{name}: {problem} (no presets installed)")
     close = difflib.get_close_matches(str(name), names, n=3, cutoff=0.5)

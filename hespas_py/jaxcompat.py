@@ -4,6 +4,9 @@ jaxlib's MLIR extension modules and its XLA bridge (``jaxlib._jax``, ``jaxlib._h
 public API and change between releases; the rest of the package reaches them only through this
 module, so a new release is adapted here. Known differences:
 
+- All releases: MLIR wraps each op it hands out in its dialect's generated op class, importing
+  that dialect's Python module (``jaxlib.mlir.dialects.stablehlo``, ...) on first use; readers
+  that only need the generic op interface skip that with `generic_op_views`.
 - jaxlib 0.11 and later: the ``_sdy`` extension imports ``jaxlib.mlir.dialects.sdy`` while it
   initialises, so importing the extension first leaves that Python module without the attributes
   defined after the import (``TensorShardingPerValueAttr``, ...), and JAX's own lowering then
@@ -16,17 +19,18 @@ so reading a module never loads it.
 
 from __future__ import annotations
 
-from typing import Any
+from contextlib import contextmanager
+from typing import Any, Iterator
 
 from jaxlib.mlir._mlir_libs import _chlo as chlo
-from jaxlib.mlir._mlir_libs import _jax_mlir_ext
+from jaxlib.mlir._mlir_libs import _jax_mlir_ext, _mlir
 from jaxlib.mlir._mlir_libs import _mlirHlo as mhlo
 from jaxlib.mlir._mlir_libs import _stablehlo as stablehlo
 from jaxlib.mlir._mlir_libs._mlir import ir
 from jaxlib.version import __version__ as JAXLIB_VERSION
 
 __all__ = ["JAXLIB_RELEASE", "JAXLIB_VERSION", "backends_initialized", "chlo",
-           "compile_on_one_device", "compiled_hlo_proto", "hlo_cost_analysis",
+           "compile_on_one_device", "compiled_hlo_proto", "generic_op_views", "hlo_cost_analysis",
            "hlo_proto_to_mlir_bytecode", "hlo_text_to_proto", "ir", "local_client", "mhlo",
            "mlir_to_xla_computation", "register_dialects", "sdy", "stablehlo"]
 
@@ -42,6 +46,19 @@ else:
 def register_dialects(registry: ir.DialectRegistry) -> None:
     """Add the upstream dialects JAX registers (func, ...; stablehlo and vhlo) to ``registry``."""
     _jax_mlir_ext.register_dialects(registry)
+
+
+@contextmanager
+def generic_op_views() -> Iterator[None]:
+    """Within it, ops of dialects whose Python module is not imported yet come as plain
+    ``ir.OpView`` objects: MLIR neither imports those modules nor builds their op classes per
+    op (a seventh of the walk over the ResNet-50 step). Dialect modules imported before keep their classes."""
+    search = _mlir.globals.dialect_search_modules
+    _mlir.globals.dialect_search_modules = []
+    try:
+        yield
+    finally:
+        _mlir.globals.dialect_search_modules = search
 
 
 def hlo_text_to_proto(hlo_text: str) -> bytes:

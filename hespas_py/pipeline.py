@@ -26,7 +26,6 @@ import logging
 import os
 import shutil
 import time
-import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Mapping
@@ -221,9 +220,15 @@ def _check_output(config: GenConfig) -> None:
         raise HespasError(f"{out}: output directory exists (pass --clean to replace it)")
 
 
+def _random_tag() -> str:
+    """Eight random hex digits, for a name no other run picks (not `uuid`: it imports
+    `platform`, which a run needs nowhere else)."""
+    return os.urandom(4).hex()
+
+
 def _staging_dir(out: Path) -> Path:
     """A fresh directory beside ``out`` (same file system, so the final rename is atomic)."""
-    staging = out.parent / f".{out.name}.tmp-{os.getpid()}-{uuid.uuid4().hex[:8]}"
+    staging = out.parent / f".{out.name}.tmp-{os.getpid()}-{_random_tag()}"
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
         staging.mkdir()
@@ -236,7 +241,7 @@ def _staging_dir(out: Path) -> Path:
 def _commit(staging: Path, out: Path) -> None:
     """Move ``staging`` to ``out``, replacing an existing ``out`` (never leaving a half state)."""
     if out.exists():
-        trash = out.parent / f".{out.name}.old-{os.getpid()}-{uuid.uuid4().hex[:8]}"
+        trash = out.parent / f".{out.name}.old-{os.getpid()}-{_random_tag()}"
         os.replace(out, trash)
         os.replace(staging, out)
         shutil.rmtree(trash, ignore_errors=True)

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import inspect
 import json
 import re
+import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -12,6 +15,8 @@ from hespas_py.cli.compat import chakra_gen
 from hespas_py.cli.main import main
 from hespas_py.pipeline import GenConfig
 from test_pipeline import HARDWARE, TINY_MLIR
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def run(entry, argv, capsys, monkeypatch) -> tuple[int, str, str]:
@@ -166,3 +171,44 @@ def test_bad_estimator_flags_are_one_line(tmp_path, tiny, capsys, monkeypatch, f
                                       str(tmp_path / "out"), *flags], capsys, monkeypatch)
     assert (code, stdout) == (2, "") and stderr.count("\n") == 1
     assert stderr.startswith("error: ") and message in stderr
+
+
+def test_chakra_gen_reads_its_flags_without_typer(tmp_path, tiny):
+    """``hespas_chakra_gen`` parses `gen.PARAMS` with argparse: typer is never imported."""
+    code = ("import sys\n"
+            "from hespas_py.cli.compat import chakra_gen\n"
+            "try:\n"
+            "    chakra_gen()\n"
+            "except SystemExit as done:\n"
+            "    assert not done.code, done.code\n"
+            "assert 'typer' not in sys.modules and 'rich' not in sys.modules\n")
+    done = subprocess.run([sys.executable, "-c", code, "A100_SXM_40GB", "--mlir_file", str(tiny),
+                           "-o", str(tmp_path / "out"), "--no-merge", "--param",
+                           "fused_attention=true", "--json"],
+                          cwd=ROOT, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "out" / "dev.0.et").is_file()
+
+
+def test_gen_parameters_are_declared_once_for_both_tools():
+    """`gen.PARAMS` are `gen.run`'s keywords and typer's ``hespas gen`` parameters alike."""
+    from hespas_py.cli import gen, gen_command
+
+    names = [p.name for p in gen.PARAMS]
+    assert list(inspect.signature(gen.run).parameters) == names
+    assert list(inspect.signature(gen_command.gen).parameters) == names
+    assert gen.parse_args("t", ["cfg", "--merge", "--param", "a=1", "--param", "b=2"]) == {
+        **{p.name: p.default for p in gen.PARAMS}, "config": "cfg", "merge": True,
+        "params": ["a=1", "b=2"]}
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["A100_SXM_40GB", "--block_lim", "abc"], "--block_lim/--block-lim: invalid int value"),
+    ([], "the following arguments are required: config"),
+    (["A100_SXM_40GB", "--bogus"], "unrecognized arguments: --bogus"),
+    (["A100_SXM_40GB", "--mlir"], "unrecognized arguments: --mlir"),  # no abbreviations
+])
+def test_chakra_gen_usage_errors_are_one_line_exit_2(argv, message, capsys, monkeypatch):
+    code, stdout, stderr = run(chakra_gen, argv, capsys, monkeypatch)
+    assert (code, stdout) == (2, "")
+    assert stderr.startswith("error: ") and message in stderr and stderr.count("\n") == 1

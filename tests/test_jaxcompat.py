@@ -56,6 +56,48 @@ def test_reading_first_leaves_the_sdy_dialect_whole_for_jax():
     assert done.returncode == 0, done.stderr
 
 
+def test_reading_imports_no_generated_op_classes_and_leaves_them_to_jax(tmp_path):
+    """The reader walks plain op views (`jaxcompat.generic_op_views`): it imports the generated
+    op classes of no dialect it reads, and ops met after it come in those classes again."""
+    path = tmp_path / "dot.mlir"
+    path.write_text(DOT_MODULE)
+    code = ("import sys\n"
+            "from hespas_py.mlir.reader import load_module\n"
+            "from hespas_py.mlir.bindings import ir, make_context\n"
+            f"assert load_module({str(path)!r}).ops[0].name == 'stablehlo.dot_general'\n"
+            "loaded = [m for m in sys.modules if m.startswith('jaxlib.mlir.dialects.')\n"
+            "          and m.rpartition('.')[2] in ('builtin', 'func', 'stablehlo')]\n"
+            "assert not loaded, loaded\n"
+            f"module = ir.Module.parse(open({str(path)!r}).read(), make_context())\n"
+            "op = module.body.operations[0].regions[0].blocks[0].operations[0]\n"
+            "assert type(op).__name__ == 'DotGeneralOp', type(op)\n")
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+
+
+NAMED_COMPUTATION = """
+func.func @main(%arg0: tensor<8xf32>) -> tensor<8xf32> {
+  %0 = sdy.named_computation<"foo">(%arg0) (%arg1: tensor<8xf32>) {
+    sdy.return %arg1 : tensor<8xf32>
+  } : (tensor<8xf32>) -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+"""
+
+
+def test_ops_of_an_imported_dialect_are_read_by_their_op_name(tmp_path):
+    """With its generated classes imported (JAX imports them), an ``sdy.named_computation`` view's
+    ``name`` is its ``name`` attribute: the walk reads the op's name from the operation."""
+    path = tmp_path / "named.mlir"
+    path.write_text(NAMED_COMPUTATION)
+    code = ("from jaxlib.mlir.dialects import sdy\n"
+            "from hespas_py.mlir.reader import load_module\n"
+            f"names = [op.name for op in load_module({str(path)!r}).ops]\n"
+            "assert names == ['sdy.named_computation', 'func.return'], names\n")
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+
+
 def test_dialect_attributes_the_reader_uses_are_there():
     for module, names in ((jaxcompat.sdy, ("MeshAttr", "MeshAxisAttr")),
                           (jaxcompat.stablehlo, ("ReplicaGroupMeshAxesAttr", "MeshAttr",

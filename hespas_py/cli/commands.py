@@ -8,7 +8,7 @@ module plus one line here. Listed in the order ``hespas --help`` shows them.
 
 COMMANDS: dict[str, str] = {
     "export": "hespas_py.cli.export",
-    "gen": "hespas_py.cli.gen",
+    "gen": "hespas_py.cli.gen_command",
     "trace": "hespas_py.cli.trace",
     "accuracy": "hespas_py.cli.accuracy",
     "analyze": "hespas_py.cli.analyze",

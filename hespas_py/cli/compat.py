@@ -56,12 +56,15 @@ def _mlir_analyzer(argv: list[str]) -> int:
 
 
 def chakra_gen() -> None:
-    """``hespas_chakra_gen CONFIG [options]``: the same command as ``hespas gen``."""
-    import typer
+    """``hespas_chakra_gen CONFIG [options]``: the same command as ``hespas gen``, its command line
+    read with argparse (`hespas_py.cli.gen.parse_args`): no typer import."""
+    run_guarded(lambda: _chakra_gen(sys.argv[1:]))
 
+
+def _chakra_gen(argv: list[str]) -> None:
+    """Parse ``argv`` (a usage error stops here, before the bindings load), then run gen."""
+    from hespas_py.cli.gen import parse_args, run
+
+    options = parse_args("hespas_chakra_gen", argv)
     _import_bindings_without_numpy()
-    from hespas_py.cli.gen import gen
-
-    tool = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
-    tool.command(help=gen.__doc__)(gen)
-    run_guarded(lambda: tool(standalone_mode=False))
+    run(**options)

@@ -11,26 +11,28 @@ writing them, with the built-in ASTRA-sim-semantics simulator). CONFIG is a JSON
 or a node preset name (``A100_SXM_40GB``: its most accurate estimator, fused_roofline).
 Logs go to stderr; the summary (a table, or JSON with ``--json``) to stdout; a progress bar is
 shown only when stdout is a terminal.
+
+The parameters are declared once, without typer (`PARAMS`): `hespas_py.cli.gen_command` makes
+them typer's ``hespas gen``, and `parse_args` reads the ``hespas_chakra_gen`` command line with
+argparse, so that tool runs without importing typer. Both call `run`.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import logging
 import sys
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping, Optional
+from typing import Any, Mapping, NoReturn, Optional, Sequence
 
-import typer
-
-from hespas_py.cli.main import app
+from hespas_py.errors import HespasError
 
 _LOG_LEVELS = ("debug", "info", "warning", "error")
 
 
 def _setup_logging(level: str, path: Optional[Path]) -> None:
-    from hespas_py.errors import HespasError
-
     if level.lower() not in _LOG_LEVELS:
         raise HespasError(f"--log-level must be one of {', '.join(_LOG_LEVELS)}, not {level!r}")
     handler: logging.Handler
@@ -134,8 +136,6 @@ def _load_machine(system: str):
 
 def _fits(machine):
     """A `generate` layout check: the machine has an NPU per device (before any output)."""
-    from hespas_py.errors import HespasError
-
     label, _, network = machine
 
     def check(layout) -> None:
@@ -156,56 +156,108 @@ def _simulate(out_dir: Path, machine) -> dict[str, Any]:
     return {"system": label, "step_time_s": result.step_time_ns * 1e-9, **result.as_json()}
 
 
-@app.command("gen")
-def gen(
-    config: str = typer.Argument(..., help="Config file (JSON) or node preset name."),
-    mlir_file: Optional[Path] = typer.Option(None, "--mlir_file", "--mlir-file",
-                                             help="StableHLO module (overrides the config)."),
-    output: Optional[Path] = typer.Option(None, "--output", "-o",
-                                          help="Output directory (overrides the config)."),
-    split_fn: Optional[str] = typer.Option(None, "--split_fn", "--split-fn",
-                                           help="individual_split or linear_split."),
-    merge: Optional[bool] = typer.Option(None, "--merge/--no-merge",
-                                         help="individual_split: fuse compute chains."),
-    block_lim: Optional[int] = typer.Option(None, "--block_lim", "--block-lim",
-                                            help="linear_split: most ops per compute block."),
-    num_npus: Optional[int] = typer.Option(None, "--num_npus", "--num-npus",
-                                           help="Devices, for a module that declares one."),
-    module: Optional[int] = typer.Option(
-        None, "--module", help="Which module (from 1) of a file that holds several ('// -----' "
-        "separated)."),
-    loop_trips: Optional[int] = typer.Option(
-        None, "--loop-trips", "--loop_trips",
-        help="Iterations of a while loop whose trip count the module does not give (default 1; "
-        "reported as an assumption)."),
-    combine_threshold: Optional[str] = typer.Option(
-        None, "--combine-threshold", "--combine_threshold", metavar="BYTES",
-        help="Merge independent collectives of one kind and group up to BYTES each, as XLA's "
-        "collective combiners do (GPU default 31457280); per kind: all_reduce=B,all_gather=B,"
-        "reduce_scatter=B (kinds left out: off); 0 or unset: off."),
-    estimator: Optional[str] = typer.Option(
-        None, "--estimator", help="Estimator (roofline, fused_roofline, xla_cost, xla_profile); "
-        "default: the config's method, or fused_roofline for a preset name."),
-    params: Optional[list[str]] = typer.Option(
-        None, "--param", metavar="KEY=VALUE", help="Estimator param, as in the config's hardware "
-        "section (repeatable; e.g. fused_attention=true)."),
-    collective_rewrites: Optional[bool] = typer.Option(
-        None, "--collective-rewrites/--no-collective-rewrites",
-        help="Apply XLA's collective rewrites (all-reduce + dynamic-slice by device id -> "
-        "reduce-scatter); default: the config's collective_rewrites, else on for GPU presets "
-        "(hardware compiler xla_gpu)."),
-    clean: bool = typer.Option(False, "--clean", help="Replace an existing output directory."),
-    cache_dir: Optional[Path] = typer.Option(None, "--cache-dir",
-                                             help="Estimate cache directory (shared by runs)."),
-    json_out: bool = typer.Option(False, "--json", help="Print the summary as JSON on stdout."),
-    system_config: Optional[str] = typer.Option(
-        None, "--system-config", help="Machine to simulate on after writing: a folder with "
-        "system.json and network.yml (or astra-sim/ inside it), or a configs/systems preset."),
-    threads: int = typer.Option(-1, "--threads",
-                                help="Accepted for Hespas compatibility; generation is serial."),
-    log_level: str = typer.Option("info", "--log-level", help="debug, info, warning or error."),
-    log_path: Optional[Path] = typer.Option(None, "--log-path", help="Log to this file."),
-) -> None:
+@dataclass(frozen=True)
+class Param:
+    """One command-line parameter of ``gen``.
+
+    Attributes:
+        name: the keyword `run` takes it as.
+        flags: its flags, an on/off pair written ``--merge/--no-merge``; none for the positional
+            CONFIG.
+        type: its value's type: str, int, Path, bool (a flag or an on/off pair) or list (a
+            repeatable str option).
+        default: its value when not given (None: not given).
+        help: one line of help.
+        metavar: how the help names its value ("": after its type).
+    """
+
+    name: str
+    flags: tuple[str, ...]
+    type: type
+    default: Any
+    help: str
+    metavar: str = ""
+
+
+#: The parameters of ``gen``, in help order: `hespas_py.cli.gen_command` makes them typer's
+#: ``hespas gen``, `parse_args` the ``hespas_chakra_gen`` command line.
+PARAMS: tuple[Param, ...] = (
+    Param("config", (), str, None, "Config file (JSON) or node preset name."),
+    Param("mlir_file", ("--mlir_file", "--mlir-file"), Path, None,
+          "StableHLO module (overrides the config)."),
+    Param("output", ("--output", "-o"), Path, None, "Output directory (overrides the config)."),
+    Param("split_fn", ("--split_fn", "--split-fn"), str, None,
+          "individual_split or linear_split."),
+    Param("merge", ("--merge/--no-merge",), bool, None, "individual_split: fuse compute chains."),
+    Param("block_lim", ("--block_lim", "--block-lim"), int, None,
+          "linear_split: most ops per compute block."),
+    Param("num_npus", ("--num_npus", "--num-npus"), int, None,
+          "Devices, for a module that declares one."),
+    Param("module", ("--module",), int, None,
+          "Which module (from 1) of a file that holds several ('// -----' separated)."),
+    Param("loop_trips", ("--loop-trips", "--loop_trips"), int, None,
+          "Iterations of a while loop whose trip count the module does not give (default 1; "
+          "reported as an assumption)."),
+    Param("combine_threshold", ("--combine-threshold", "--combine_threshold"), str, None,
+          "Merge independent collectives of one kind and group up to BYTES each, as XLA's "
+          "collective combiners do (GPU default 31457280); per kind: all_reduce=B,all_gather=B,"
+          "reduce_scatter=B (kinds left out: off); 0 or unset: off.", "BYTES"),
+    Param("estimator", ("--estimator",), str, None,
+          "Estimator (roofline, fused_roofline, xla_cost, xla_profile); default: the config's "
+          "method, or fused_roofline for a preset name."),
+    Param("params", ("--param",), list, None,
+          "Estimator param, as in the config's hardware section (repeatable; e.g. "
+          "fused_attention=true).", "KEY=VALUE"),
+    Param("collective_rewrites", ("--collective-rewrites/--no-collective-rewrites",), bool, None,
+          "Apply XLA's collective rewrites (all-reduce + dynamic-slice by device id -> "
+          "reduce-scatter); default: the config's collective_rewrites, else on for GPU presets "
+          "(hardware compiler xla_gpu)."),
+    Param("clean", ("--clean",), bool, False, "Replace an existing output directory."),
+    Param("cache_dir", ("--cache-dir",), Path, None, "Estimate cache directory (shared by runs)."),
+    Param("json_out", ("--json",), bool, False, "Print the summary as JSON on stdout."),
+    Param("system_config", ("--system-config",), str, None,
+          "Machine to simulate on after writing: a folder with system.json and network.yml (or "
+          "astra-sim/ inside it), or a configs/systems preset."),
+    Param("threads", ("--threads",), int, -1,
+          "Accepted for Hespas compatibility; generation is serial."),
+    Param("log_level", ("--log-level",), str, "info", "debug, info, warning or error."),
+    Param("log_path", ("--log-path",), Path, None, "Log to this file."),
+)
+
+
+class _OneLineErrors(argparse.ArgumentParser):
+    """An argparse parser whose usage errors are `HespasError` (one ``error:`` line, exit 2)."""
+
+    def error(self, message: str) -> NoReturn:
+        raise HespasError(message)
+
+
+def parse_args(prog: str, argv: Sequence[str]) -> dict[str, Any]:
+    """`run`'s keyword arguments from a command line of `PARAMS` (argparse: no typer needed)."""
+    parser = _OneLineErrors(prog=prog, description=run.__doc__, allow_abbrev=False)
+    for param in PARAMS:
+        extra = {"help": param.help, "default": param.default, "dest": param.name}
+        if not param.flags:
+            parser.add_argument(param.name, help=param.help)
+        elif param.type is bool and "/" in param.flags[0]:
+            on, off = param.flags[0].split("/")
+            parser.add_argument(on, action="store_true", **extra)
+            parser.add_argument(off, action="store_false", **{**extra, "help": None})
+        elif param.type is bool:
+            parser.add_argument(*param.flags, action="store_true", **extra)
+        else:
+            typed = {"action": "append"} if param.type is list else {"type": param.type}
+            parser.add_argument(*param.flags, metavar=param.metavar or None, **typed, **extra)
+    return vars(parser.parse_args(argv))
+
+
+def run(config: str, mlir_file: Optional[Path], output: Optional[Path], split_fn: Optional[str],
+        merge: Optional[bool], block_lim: Optional[int], num_npus: Optional[int],
+        module: Optional[int], loop_trips: Optional[int], combine_threshold: Optional[str],
+        estimator: Optional[str], params: Optional[list[str]],
+        collective_rewrites: Optional[bool], clean: bool, cache_dir: Optional[Path],
+        json_out: bool, system_config: Optional[str], threads: int, log_level: str,
+        log_path: Optional[Path]) -> None:
     """Generate per-device Chakra traces and module_stats.json from a StableHLO step."""
     from hespas_py.pipeline import GenConfig, generate
 

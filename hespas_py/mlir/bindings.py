@@ -1,16 +1,17 @@
 """jaxlib's MLIR bindings, imported piecemeal, and the one way to make a context for our dialects.
 
-Only the compiled extension modules are imported (never ``jax``; MLIR itself loads the
-generated op-view classes of a dialect when its first op is met, which the reader's per-class
-cache relies on): reading a module then costs a fraction of a second of interpreter start-up.
+Only the compiled extension modules are imported (never ``jax``, nor the dialects' generated
+op classes: the reader walks ops as plain ``ir.OpView`` objects, `generic_op_views`): reading a
+module then costs a fraction of a second of interpreter start-up.
 Which module each comes from depends on the jaxlib release (`hespas_py.jaxcompat`).
 """
 
 from __future__ import annotations
 
-from hespas_py.jaxcompat import chlo, ir, mhlo, register_dialects, sdy, stablehlo
+from hespas_py.jaxcompat import (chlo, generic_op_views, ir, mhlo, register_dialects, sdy,
+                                 stablehlo)
 
-__all__ = ["chlo", "ir", "make_context", "mhlo", "sdy", "stablehlo"]
+__all__ = ["chlo", "generic_op_views", "ir", "make_context", "mhlo", "sdy", "stablehlo"]
 
 
 def make_context(*, allow_unregistered_dialects: bool = False) -> ir.Context:

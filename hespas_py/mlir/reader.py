@@ -50,7 +50,7 @@ from hespas_py.forking import Forked, max_jobs
 from hespas_py.gc_pause import gc_paused
 from hespas_py.mlir.aliases import read_aliases
 from hespas_py.mlir.attrs import UnreadableAttribute
-from hespas_py.mlir.bindings import ir
+from hespas_py.mlir.bindings import generic_op_views, ir
 from hespas_py.mlir.meshes import read_meshes
 from hespas_py.mlir.ops import MODELED_DIALECTS, Function, Module, Op, TensorType, dialect, op_names
 from hespas_py.mlir.shares import Borrowing, ShareDecoder, ShareEncoder
@@ -75,14 +75,14 @@ def load_module(path: str | Path, *, outline: bool = False, module: int | None =
 
     ``outline``: read op names and nesting only (see the module docstring).
     """
-    with gc_paused():
+    with gc_paused(), generic_op_views():
         return _read(parse_file(path, module), outline)
 
 
 def load_modules(path: str | Path, *, outline: bool = False) -> Iterator[Module]:
     """Every module of ``path`` in file order (one for most files), each read when asked for."""
     for parsed in parse_modules(path):
-        with gc_paused():
+        with gc_paused(), generic_op_views():
             read = _read(parsed, outline)
         yield read
 

@@ -2,9 +2,10 @@
 dataclasses (`FunctionWalk`), and its outline variant for op histograms (`OutlineWalk`).
 
 A walk numbers SSA values as it meets their definitions, converts each MLIR type once, and reads
-an op's name, attributes, regions, captures and ``while`` trip count only where its kind (worked
-out once per op class) calls for them. `hespas_py.mlir.reader` runs the walks, sharing long
-function bodies out between forked processes.
+an op's attributes, regions, captures and ``while`` trip count only where its kind (worked out
+once per op name) calls for them. `hespas_py.mlir.reader` runs the walks (ops as plain
+``ir.OpView`` objects, `bindings.generic_op_views`), sharing long function bodies out between
+forked processes.
 """
 
 from __future__ import annotations
@@ -29,20 +30,19 @@ class _OpKind:
     """What the walk needs to know about every op of one kind, worked out once per kind.
 
     Attributes:
-        name: the op name.
+        name: the op name (one string object for all ops of the kind, so that later stages
+            hash it once).
         has_attrs: whether its attributes are read (`attrs.OPS_WITH_ATTRIBUTES`).
         tracked: whether `loops.trip_count` may need to find the op from its results.
-        may_have_regions: False when the op's definition allows no regions at all.
     """
 
     name: str
     has_attrs: bool
     tracked: bool
-    may_have_regions: bool
 
     @classmethod
-    def of(cls, name: str, may_have_regions: bool) -> "_OpKind":
-        return cls(name, name in OPS_WITH_ATTRIBUTES, name in TRACKED, may_have_regions)
+    def of(cls, name: str) -> "_OpKind":
+        return cls(name, name in OPS_WITH_ATTRIBUTES, name in TRACKED)
 
 
 _WHILE = frozenset({"stablehlo.while", "mhlo.while"})
@@ -68,7 +68,7 @@ class FunctionWalk:
         self._type_cache: dict[ir.Type, TensorType] = {}
         self._defs: dict[int, Op] = {}  # SSA id -> defining op, for the ops loops.TRACKED lists
         self._attributes = AttributeReader(meshes)
-        self._kinds: dict[type, _OpKind] = {}  # op-view class -> its kind (registered ops only)
+        self._kinds: dict[str, _OpKind] = {}  # op name -> its kind
         # In a forked child (`reader._FunctionReader._encoded_share`): placeholder id -> key of a
         # value an earlier share defines. Ids of a decoded share that stand for no value of it
         # leave holes in `_types` (placeholders, values of functions the child read); `_holes`
@@ -147,13 +147,9 @@ class FunctionWalk:
             return TensorType((), str(t.element_type))
         return TensorType((), str(t))
 
-    def _kind(self, view: ir.OpView) -> _OpKind:
-        """The kind of the op behind ``view``; cached per op-view class of registered ops."""
-        view_class = type(view)
-        if view_class is ir.OpView:  # no generated class (e.g. an unregistered op): no caching
-            return _OpKind.of(view.operation.name, True)
-        may_have_regions = getattr(view_class, "_ODS_REGIONS", None) != (0, True)
-        kind = self._kinds[view_class] = _OpKind.of(view.operation.name, may_have_regions)
+    def _kind(self, name: str) -> _OpKind:
+        """The kind of ops named ``name``, cached."""
+        kind = self._kinds[name] = _OpKind.of(name)
         return kind
 
     def _block(self, block: ir.Block) -> tuple[tuple[int, ...], tuple[TensorType, ...], tuple[Op, ...]]:
@@ -175,20 +171,21 @@ class FunctionWalk:
     def _ops(self, views: Iterable[ir.OpView], start: int = 0) -> list[Op]:
         """The converted ops of ``views``, a block's ops from position ``start`` on.
 
-        The hot loop of the reader: per op it reads the operands and results once, and the name,
-        attributes and regions only where the op's kind (`_OpKind`, cached per class) calls for it.
+        The hot loop of the reader: per op it reads the name, operands, regions and results once,
+        and the attributes only where the op's kind (`_OpKind`, cached per name) calls for them.
         """
         ids, types, type_of, key = self._ids, self._types, self._type, self._value_key
         type_cache, kinds, defs = self._type_cache, self._kinds, self._defs
         id_of, type_at = ids.__getitem__, types.__getitem__
         ops = []
         for index, view in enumerate(views, start):
-            kind = kinds.get(type(view)) or self._kind(view)
+            op = view.operation  # a generated class (a dialect imported before) may shadow .name
+            name = op.name
+            kind = kinds.get(name) or self._kind(name)
             name = kind.name
-            op = view.operation
             operands = tuple(map(id_of, map(key, op.operands)))
             attrs = self._attributes.read(name, op.attributes) if kind.has_attrs else _NO_ATTRS
-            if kind.may_have_regions and len(op.regions):
+            if len(op.regions):
                 regions, captures, attrs = self._regions(op, name, operands, attrs)
             elif name == "func.call":
                 regions, captures = (self._callee_region(attrs["callee"]),), ()
@@ -253,13 +250,15 @@ class OutlineWalk(FunctionWalk):
     def _block(self, block: ir.Block) -> tuple[tuple[int, ...], tuple[TensorType, ...], tuple[Op, ...]]:
         kinds, ops = self._kinds, []
         for index, view in enumerate(block.operations):
-            name = (kinds.get(type(view)) or self._kind(view)).name
+            op = view.operation
+            name = op.name
+            name = (kinds.get(name) or self._kind(name)).name
             attrs, regions = _NO_ATTRS, ()
             if name == "func.call":
-                attrs = self._attributes.read(name, view.operation.attributes)
+                attrs = self._attributes.read(name, op.attributes)
                 regions = (self._callee_region(attrs["callee"]),)
             elif name in EXPANDED:
-                regions = tuple(Region(*self._block(block)) for region in view.operation.regions
+                regions = tuple(Region(*self._block(block)) for region in op.regions
                                 for block in region.blocks)
             ops.append(new_op(name, (), (), (), (), attrs, regions, (), index))
         return (), (), tuple(ops)
