@@ -78,6 +78,8 @@ class GenConfig:
         collective_rewrites: apply XLA's collective rewrites (`hespas_py.split.rewrites`);
             `from_config` turns them on for hardware built by XLA's GPU compiler
             (`rewrites_by_default`) unless the config or command line says otherwise.
+        memory: analyse the per-device peak memory (`hespas_py.memory`: a second fusion plan of
+            the step, about as costly as the fused_roofline estimate); off: ``memory`` is None.
         clean: replace ``output_dir`` if it exists.
         cache_dir: the estimate cache directory (shared between runs); None: no cache.
         disable_cache: no cache even when ``cache_dir`` is set.
@@ -98,6 +100,7 @@ class GenConfig:
     loop_trips: int = 1
     combine_threshold: Thresholds = Thresholds()
     collective_rewrites: bool = False
+    memory: bool = True
     clean: bool = False
     cache_dir: Path | None = None
     disable_cache: bool = False
@@ -110,7 +113,7 @@ class GenConfig:
         ``overrides`` (command-line values; None means "not given") win over the file:
         ``mlir_file``, ``output_dir``, ``split_strategy``, ``merge``, ``block_lim``,
         ``num_npus``, ``module``, ``loop_trips``, ``combine_threshold``,
-        ``collective_rewrites``, ``clean``,
+        ``collective_rewrites``, ``memory``, ``clean``,
         ``cache_dir``, ``disable_cache``. ``estimator`` replaces the config's method (a preset
         named alone runs `hespas_py.estimate.hardware.PRESET_METHOD`); ``params`` (``KEY=VALUE``
         texts, `hespas_py.estimate.hardware.parse_params`) are added to the hardware's params.
@@ -142,6 +145,7 @@ class GenConfig:
             "loop_trips": data.get("loop_trips", cls.loop_trips),
             "combine_threshold": data.get("combine_threshold", 0),
             "collective_rewrites": data.get("collective_rewrites", rewrites_by_default(hardware)),
+            "memory": data.get("memory", cls.memory),
             "clean": data.get("clean", cls.clean),
             "cache_dir": data.get("cache_dir", perf.get("cache_dir")),
             "disable_cache": data.get("disable_cache", perf.get("disable_cache", cls.disable_cache)),
@@ -168,7 +172,7 @@ class GenConfig:
             loop_trips=int(settings["loop_trips"]),
             combine_threshold=Thresholds.of(settings["combine_threshold"], "--combine-threshold"),
             collective_rewrites=bool(settings["collective_rewrites"]),
-            clean=bool(settings["clean"]),
+            memory=bool(settings["memory"]), clean=bool(settings["clean"]),
             cache_dir=Path(settings["cache_dir"]) if settings["cache_dir"] else None,
             disable_cache=bool(settings["disable_cache"]), source=source)
 
@@ -363,7 +367,8 @@ def _generate(config: GenConfig, progress: ProgressHook | None,
     lap("read")
     memory_later = background(
         functools.partial(memory_of, module, config.hardware, config.combine_threshold),
-        worth_it=sum(len(f.ops) for f in module.functions.values()) >= _BACKGROUND_MEMORY_OPS)
+        worth_it=sum(len(f.ops) for f in module.functions.values()) >= _BACKGROUND_MEMORY_OPS
+    ) if config.memory else (lambda: None)
     graph = split(module, config.split_strategy, loop_trips=config.loop_trips,
                   **config.split_options())
     layout = DeviceLayout.for_module(module, config.num_npus,

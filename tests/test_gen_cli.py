@@ -212,3 +212,20 @@ def test_chakra_gen_usage_errors_are_one_line_exit_2(argv, message, capsys, monk
     code, stdout, stderr = run(chakra_gen, argv, capsys, monkeypatch)
     assert (code, stdout) == (2, "")
     assert stderr.startswith("error: ") and message in stderr and stderr.count("\n") == 1
+
+
+def test_memory_analysis_switch(tmp_path, capsys, monkeypatch):
+    """`hespas gen` analyses memory unless --no-memory; hespas_chakra_gen only with --memory."""
+    workload = str(ROOT / "workloads" / "mlp_dp_4dev.mlir")
+
+    def gen(entry, name, *flags):
+        argv = ["gen"] if entry is main else []
+        code, out, err = run(entry, [*argv, "H100_80GB", "--mlir_file", workload, "--output",
+                                     str(tmp_path / name), *flags], capsys, monkeypatch)
+        assert code == 0, err
+        return json.loads((tmp_path / name / "module_stats.json").read_text())["memory"]
+
+    on, off = gen(main, "on"), gen(main, "off", "--no-memory")
+    assert on["peak_bytes"] > 0 and off is None
+    assert gen(chakra_gen, "compat") is None
+    assert gen(chakra_gen, "compat_memory", "--memory") == on

@@ -66,5 +66,7 @@ def _chakra_gen(argv: list[str]) -> None:
     from hespas_py.cli.gen import parse_args, run
 
     options = parse_args("hespas_chakra_gen", argv)
+    if options["memory"] is None:  # the published tool's outputs: no memory analysis
+        options["memory"] = False
     _import_bindings_without_numpy()
     run(**options)

@@ -63,9 +63,11 @@ def _progress_bar():
     return progress, hook
 
 
-def memory_line(memory: Mapping[str, Any]) -> str:
+def memory_line(memory: Optional[Mapping[str, Any]]) -> str:
     """``58.93 GB of 85.90 GB per device: fits`` (decimal GB); the peak alone when the hardware
     states no capacity."""
+    if memory is None:
+        return "not analysed (--memory)"
     peak = f"{memory['peak_bytes'] / 1e9:,.2f} GB"
     if memory["capacity_bytes"] is None:
         return f"{peak} per device (the hardware states no capacity)"
@@ -212,6 +214,9 @@ PARAMS: tuple[Param, ...] = (
           "Apply XLA's collective rewrites (all-reduce + dynamic-slice by device id -> "
           "reduce-scatter); default: the config's collective_rewrites, else on for GPU presets "
           "(hardware compiler xla_gpu)."),
+    Param("memory", ("--memory/--no-memory",), bool, None,
+          "Analyse the per-device peak memory (a second fusion plan of the step); default: the "
+          "config's memory, else on (hespas_chakra_gen: off, as the published tool)."),
     Param("clean", ("--clean",), bool, False, "Replace an existing output directory."),
     Param("cache_dir", ("--cache-dir",), Path, None, "Estimate cache directory (shared by runs)."),
     Param("json_out", ("--json",), bool, False, "Print the summary as JSON on stdout."),
@@ -255,7 +260,7 @@ def run(config: str, mlir_file: Optional[Path], output: Optional[Path], split_fn
         merge: Optional[bool], block_lim: Optional[int], num_npus: Optional[int],
         module: Optional[int], loop_trips: Optional[int], combine_threshold: Optional[str],
         estimator: Optional[str], params: Optional[list[str]],
-        collective_rewrites: Optional[bool], clean: bool, cache_dir: Optional[Path],
+        collective_rewrites: Optional[bool], memory: Optional[bool], clean: bool, cache_dir: Optional[Path],
         json_out: bool, system_config: Optional[str], threads: int, log_level: str,
         log_path: Optional[Path]) -> None:
     """Generate per-device Chakra traces and module_stats.json from a StableHLO step."""
@@ -268,7 +273,7 @@ def run(config: str, mlir_file: Optional[Path], output: Optional[Path], split_fn
         split_strategy=split_fn.strip().lower() if split_fn else None, merge=merge,
         block_lim=block_lim, num_npus=num_npus, module=module, loop_trips=loop_trips,
         combine_threshold=combine_threshold, collective_rewrites=collective_rewrites,
-        clean=clean or None, cache_dir=cache_dir, estimator=estimator, params=params)
+        memory=memory, clean=clean or None, cache_dir=cache_dir, estimator=estimator, params=params)
     check = _fits(machine) if machine is not None else None
     if sys.stdout.isatty() and not json_out:
         progress, hook = _progress_bar()

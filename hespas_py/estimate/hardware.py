@@ -123,7 +123,7 @@ _FLAG = _of_type(bool)
 _TEXT = _of_type(str)
 
 #: Top-level keys of a generation config (the published tool's, same meaning; ``loop_trips``,
-#: ``combine_threshold`` and ``collective_rewrites`` are ours: `GenConfig`).
+#: ``combine_threshold``, ``collective_rewrites`` and ``memory`` are ours: `GenConfig`).
 GEN_KEYS: Mapping[str, Field] = {
     "perf_estimator": Field(_of_type(dict), required=True),
     "mlir_file": Field(_TEXT),
@@ -138,6 +138,7 @@ GEN_KEYS: Mapping[str, Field] = {
     "loop_trips": Field(_integer(1)),
     "combine_threshold": Field(_byte_counts),
     "collective_rewrites": Field(_FLAG),
+    "memory": Field(_FLAG),
     "separator": Field(_TEXT),
     "separator_policy": Field(_one_of("isolated", "end_block", "start_block")),
     "separator_node_type": Field(_TEXT),

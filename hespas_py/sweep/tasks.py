@@ -111,7 +111,8 @@ def make_traces(job: TraceJob) -> TraceFiles | Failure:
     try:
         with tempfile.TemporaryDirectory(prefix="hespas-sweep-") as scratch:
             out = Path(scratch) / "traces"
-            config = dataclasses.replace(job.config, mlir_file=_workload_file(job), output_dir=out)
+            config = dataclasses.replace(job.config, mlir_file=_workload_file(job), output_dir=out,
+                                         memory=True)  # every row reports its peak
             result = generate(config)
             devices = result.layout.num_devices
             files: dict[bytes, int] = {}
