@@ -1,7 +1,8 @@
 """Where a device's nodes go in its trace, and the trace's bytes, each distinct node encoded once.
 
 `place` lays out the blocks that have nodes on one device: node ids in block order, data deps
-(a block without nodes on the device passes on what it depended on). Devices with the same
+(a block without nodes on the device passes on what it depended on), and control deps that make
+the device issue its communication in block order (`place`). Devices with the same
 number of nodes in every collective share that placement; their traces differ only in their
 communication nodes (groups, peers). `TraceEncoder` encodes the compute nodes of a placement
 once, each group collective's nodes once per group, and only point-to-point nodes per device;
@@ -69,12 +70,15 @@ class Placed:
         first: id of its first node.
         deps: node ids its nodes depend on.
         comms: its communication on the device (collective blocks; at least one).
+        after: control deps of its communication nodes: the nodes of the device's previous
+            collective block that are not already in ``deps``.
     """
 
     block: Block
     first: int
     deps: list[int]
     comms: tuple[Comm, ...] = ()
+    after: tuple[int, ...] = ()
 
 
 _new_placed = fast_constructor(Placed)
@@ -82,9 +86,18 @@ _KIND = attrgetter("kind")
 
 
 def place(graph: BlockGraph, plan: Plan, device: int) -> list[Placed]:
-    """The blocks that have nodes on ``device``, placed in node order."""
+    """The blocks that have nodes on ``device``, placed in node order.
+
+    Each collective block's nodes wait (control deps) for the device's previous collective block:
+    the device issues its collectives in block order, which is the program order every device of
+    an SPMD program shares, as XLA runs them. Without it a simulator that issues whatever is ready
+    lets devices of a group start their collectives in different orders (a collective free from
+    the start, or one whose inputs came sooner on one device than another) and deadlock, as
+    ASTRA-sim matches collectives per group in issue order with one in flight per NPU.
+    """
     placed: list[Placed] = []
     ids: list[tuple[int, ...]] = []   # per block: its node ids, or (if none) what it depended on
+    previous: tuple[int, ...] = ()    # node ids of the last collective block placed
     first = 0
     for block in graph.blocks:
         if len(block.deps) == 1:
@@ -96,8 +109,10 @@ def place(graph: BlockGraph, plan: Plan, device: int) -> list[Placed]:
             if not comms:
                 ids.append(tuple(deps))
                 continue
-            placed.append(_new_placed(block, first, deps, comms))
-            ids.append(tuple(range(first, first + len(comms))))
+            after = tuple(i for i in previous if i not in deps)
+            placed.append(_new_placed(block, first, deps, comms, after))
+            previous = tuple(range(first, first + len(comms)))
+            ids.append(previous)
             first += len(comms)
         else:
             placed.append(_new_placed(block, first, deps, ()))
@@ -115,11 +130,11 @@ def _nodes(placed: Sequence[Placed], comp_costs: CompCosts) -> Iterator[Node]:
             yield comp(node_id, micros, deps, num_ops=flops, tensor_size=nbytes, name=block.label)
         for comm in item.comms:
             if comm.kind == NodeType.COMM_COLL_NODE:
-                yield collective(node_id, comm.comm_type, comm.size, deps, pg_name=str(comm.pg),
-                                 name=block.label)
+                yield collective(node_id, comm.comm_type, comm.size, deps, ctrl_deps=item.after,
+                                 pg_name=str(comm.pg), name=block.label)
             else:
                 yield point_to_point(node_id, comm.kind, comm.src, comm.dst, comm.size, block.id,
-                                     deps, name=block.label)
+                                     deps, ctrl_deps=item.after, name=block.label)
             node_id += 1
 
 
@@ -229,13 +244,14 @@ class TraceEncoder:
         """
         if comms[0].kind != NodeType.COMM_COLL_NODE:
             item = self._placed[index]
-            return _encoded([_new_placed(item.block, item.first, item.deps, comms)],
+            return _encoded([_new_placed(item.block, item.first, item.deps, comms, item.after)],
                             self._comp_costs)
         node = self._collectives.get(index)
         if node is None:
             item = self._placed[index]
             node = self._collectives[index] = next(_nodes(
-                [_new_placed(item.block, item.first, item.deps, comms)], self._comp_costs))
+                [_new_placed(item.block, item.first, item.deps, comms, item.after)],
+                self._comp_costs))
         next(a for a in node.attr if a.name == "pg_name").string_val = str(comms[0].pg)
         stream = io.BytesIO()
         write_nodes(stream, (node,))

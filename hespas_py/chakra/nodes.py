@@ -51,9 +51,11 @@ def collective(node_id: int, comm_type: CollectiveCommType, size: int,
 
 
 def point_to_point(node_id: int, kind: NodeType, src: int, dst: int, size: int, tag: int,
-                   deps: Iterable[int] = (), *, name: str = "") -> Node:
+                   deps: Iterable[int] = (), *, ctrl_deps: Iterable[int] = (),
+                   name: str = "") -> Node:
     """A COMM_SEND_NODE or COMM_RECV_NODE between ``src`` and ``dst``."""
-    node = _node(node_id, name or f"{NodeType(kind).name.lower()}{node_id}", kind, deps, ())
+    node = _node(node_id, name or f"{NodeType(kind).name.lower()}{node_id}", kind, deps,
+                 ctrl_deps)
     node.attr.add(name="comm_src", int32_val=src)
     node.attr.add(name="comm_dst", int32_val=dst)
     node.attr.add(name="comm_tag", int32_val=tag)

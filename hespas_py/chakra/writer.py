@@ -13,6 +13,9 @@ One node per block, in block order, node ids from 0, ``data_deps`` = the block's
   ``comm_group.json``; ids from 1, one per distinct group of two or more devices).
 - ``collective_permute`` -> a ``COMM_SEND_NODE`` on each source and a ``COMM_RECV_NODE`` on each
   target (``comm_src``, ``comm_dst``, ``comm_tag`` = the block id), ``comm_size`` = operand bytes.
+- every communication node also has ``ctrl_deps`` on the device's previous collective block's
+  nodes, so each device issues its collectives in program order, as every device of the SPMD
+  program does (`hespas_py.chakra.encoder.place`).
 
 A device alone in its group (or outside every group, or not in any permute pair) does no
 communication for that collective: it gets no node, and blocks that read the collective depend on
