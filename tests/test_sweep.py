@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 import shutil
 import sys
 
@@ -17,6 +18,7 @@ import hespas_py.sim.trace as trace_module
 from hespas_py.sim.config import PRESETS_DIR
 from hespas_py.sweep import runner as runner_module
 from hespas_py.sweep import tasks
+from hespas_py.errors import HespasError
 from hespas_py.sweep.backends import InProcess
 from hespas_py.sweep.plan import make_plan
 from hespas_py.sweep.runner import Work, run_sweep
@@ -217,3 +219,20 @@ def test_trace_set_is_parsed_once_per_worker(tmp_path, monkeypatch):
     result = run_sweep(make_plan(load_spec(write_spec(tmp_path, spec))),
                        Store(tmp_path / "store"), InProcess())
     assert result.work.points_simulated == 4 and parsed == [4]
+
+
+def _die(_: object) -> None:
+    os._exit(9)  # as a worker the kernel kills for memory
+
+
+def test_a_worker_that_dies_is_one_error_line():
+    from hespas_py.sweep.backends import ProcessPool
+
+    pool = ProcessPool(1)
+    try:
+        pool.submit(_die, None, "trace set abc")
+        with pytest.raises(HespasError, match="a worker process died .* while running trace set "
+                                              "abc; finished work is kept: rerun with fewer --jobs"):
+            pool.next_done()
+    finally:
+        pool.close()

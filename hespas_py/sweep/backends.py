@@ -103,7 +103,12 @@ class ProcessPool(Backend):
                                               return_when=concurrent.futures.FIRST_COMPLETED)
             self._done.extend(done)
         future = self._done.popleft()
-        return self._futures.pop(future), future.result()
+        tag = self._futures.pop(future)
+        try:
+            return tag, future.result()
+        except concurrent.futures.BrokenExecutor:
+            raise HespasError(f"a worker process died (killed for memory?) while running {tag}; "
+                              "finished work is kept: rerun with fewer --jobs") from None
 
     def close(self) -> None:
         self._pool.shutdown(wait=True, cancel_futures=True)
