@@ -9,38 +9,21 @@ terminal; the ranked table (or ``--json``) to stdout.
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, List, Optional
 
 import typer
 
 from hespas_py.cli.main import app
+from hespas_py.cli.sweep import (ADDRESS_OPTION, BACKEND_OPTION, JOBS_OPTION, JSON_OPTION,
+                                 run_stored)
 from hespas_py.errors import HespasError
 
 if TYPE_CHECKING:
     from hespas_py.search.run import SearchResult
 
-STORE = "store"
 #: Rows the table shows (results.csv has them all).
 _SHOWN = 20
-
-
-def _progress_bar():
-    """A rich progress display on stderr (exports, traces, points) and its hook."""
-    from rich.console import Console
-    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
-                               TimeElapsedColumn)
-
-    progress = Progress(TextColumn("{task.description:>7}"), BarColumn(), MofNCompleteColumn(),
-                        TimeElapsedColumn(), console=Console(stderr=True), transient=True)
-    phases = {phase: progress.add_task(phase, total=None)
-              for phase in ("exports", "traces", "points")}
-
-    def hook(phase: str, done: int, total: int) -> None:
-        progress.update(phases[phase], completed=done, total=total)
-
-    return progress, hook
 
 
 def _gib(value: Optional[int]) -> str:
@@ -109,12 +92,10 @@ def search_command(
         "variants (bandwidth_scale=0.5,1, algorithm=ring,direct, ...; repeatable)."),
     estimator: str = typer.Option("fused_roofline", "--estimator", help="Estimator(s), "
                                   "comma-separated."),
-    as_json: bool = typer.Option(False, "--json", help="Print results.json's object on stdout."),
-    backend: str = typer.Option("local", "--backend", help="local (a process pool) or ray."),
-    address: Optional[str] = typer.Option(None, "--address", help="Ray cluster to use "
-                                          "(auto, ray://HOST:10001); default: a local Ray."),
-    jobs: Optional[int] = typer.Option(None, "--jobs", help="Workers (default: this machine's "
-                                       "CPUs)."),
+    as_json: bool = JSON_OPTION,
+    backend: str = BACKEND_OPTION,
+    address: Optional[str] = ADDRESS_OPTION,
+    jobs: Optional[int] = JOBS_OPTION,
     plot: Optional[Path] = typer.Option(None, "--plot", help="Draw step time per layout here "
                                         "(needs matplotlib: the plot extra)."),
 ) -> None:
@@ -124,26 +105,16 @@ def search_command(
     from hespas_py.search.layouts import layouts as enumerate_layouts
     from hespas_py.search.results import plot_layouts, write_results
     from hespas_py.search.run import SearchSpec, run_search
-    from hespas_py.sweep.backends import make_backend
-    from hespas_py.sweep.store import Store
 
     if plot is not None:
         pyplot()  # fail before any work when matplotlib is missing
-    if out.exists() and not out.is_dir():
-        raise HespasError(f"{out}: exists and is not a directory")
     spec = SearchSpec(factory, devices, _split_list(axes, "--axes"),
                       parse_settings(settings or [], lists=True), _split_list(node, "--node"),
                       _split_list(system, "--system"), _split_list(estimator, "--estimator"),
                       variants=parse_settings(variants or [], lists=True))
     layouts = enumerate_layouts(spec.devices, spec.axes, spec.settings)
-    with make_backend(backend, jobs, address) as runner:
-        store = Store(out / STORE)
-        if sys.stderr.isatty():
-            progress, hook = _progress_bar()
-            with progress:
-                result = run_search(spec, store, runner, hook, layouts)
-        else:
-            result = run_search(spec, store, runner, layouts=layouts)
+    result = run_stored(out, backend, jobs, address, ("exports", "traces", "points"),
+                        lambda store, runner, hook: run_search(spec, store, runner, hook, layouts))
     write_results(out, result)
     if plot is not None:
         plot_layouts(result, plot)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING, Callable, Optional, TypeVar
 
 import typer
 
@@ -22,23 +22,43 @@ if TYPE_CHECKING:  # the sweep machinery is imported when the command runs
     from hespas_py.sweep.runner import ProgressHook, SweepResult
 
 STORE = "store"
+R = TypeVar("R")
 
 
-def _progress_bar() -> tuple[object, ProgressHook]:
-    """A rich progress display on stderr (traces, then points, with ETA) and its hook."""
+def _progress_bar(phases: tuple[str, ...]) -> tuple[object, ProgressHook]:
+    """A rich progress display on stderr (one bar per phase, with ETA) and its hook."""
     from rich.console import Console
     from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
                                TimeElapsedColumn, TimeRemainingColumn)
 
-    progress = Progress(TextColumn("{task.description:>6}"), BarColumn(), MofNCompleteColumn(),
-                        TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
-                        console=Console(stderr=True), transient=True)
-    phases = {phase: progress.add_task(phase, total=None) for phase in ("traces", "points")}
+    width = max(map(len, phases))
+    progress = Progress(TextColumn(f"{{task.description:>{width}}}"), BarColumn(),
+                        MofNCompleteColumn(), TimeElapsedColumn(), TextColumn("ETA"),
+                        TimeRemainingColumn(), console=Console(stderr=True), transient=True)
+    tasks = {phase: progress.add_task(phase, total=None) for phase in phases}
 
     def hook(phase: str, done: int, total: int) -> None:
-        progress.update(phases[phase], completed=done, total=total)
+        progress.update(tasks[phase], completed=done, total=total)
 
     return progress, hook
+
+
+def run_stored(out: Path, backend: str, jobs: Optional[int], address: Optional[str],
+               phases: tuple[str, ...], work: Callable[..., R]) -> R:
+    """``work(store, runner, hook)`` on the store under ``out`` and the chosen backend, with a
+    progress display of ``phases`` when stderr is a terminal (``hook`` None otherwise)."""
+    from hespas_py.sweep.backends import make_backend
+    from hespas_py.sweep.store import Store
+
+    if out.exists() and not out.is_dir():
+        raise HespasError(f"{out}: exists and is not a directory")
+    with make_backend(backend, jobs, address) as runner:
+        store = Store(out / STORE)
+        if not sys.stderr.isatty():
+            return work(store, runner, None)
+        progress, hook = _progress_bar(phases)
+        with progress:
+            return work(store, runner, hook)
 
 
 def _ms(seconds: float) -> str:
@@ -81,44 +101,41 @@ def print_summary(result: SweepResult, variant_keys: tuple[str, ...], out: Path)
         console.print(f"skipped: {reason}", markup=False, highlight=False)
 
 
+#: Options of every command that runs on the sweep engine (``sweep``, ``search``).
+JSON_OPTION = typer.Option(False, "--json", help="Print results.json's object on stdout.")
+BACKEND_OPTION = typer.Option("local", "--backend", help="local (a process pool) or ray.")
+ADDRESS_OPTION = typer.Option(None, "--address", help="Ray cluster to use (auto, "
+                              "ray://HOST:10001); default: a local Ray.")
+JOBS_OPTION = typer.Option(None, "--jobs", help="Workers (default: this machine's CPUs; with "
+                           "Ray, the CPUs of the local Ray it starts).")
+
+
 @app.command("sweep")
 def sweep_command(
     spec: Path = typer.Argument(..., help="Sweep spec (YAML): workloads, nodes, systems, "
                                 "estimator, split, variants."),
     out: Path = typer.Option(..., "--out", help="Results folder: results.csv, results.json and "
                              "the store of finished work (a rerun resumes from it)."),
-    as_json: bool = typer.Option(False, "--json", help="Print results.json's object on stdout."),
-    backend: str = typer.Option("local", "--backend", help="local (a process pool) or ray."),
-    address: Optional[str] = typer.Option(None, "--address", help="Ray cluster to use "
-                                          "(auto, ray://HOST:10001); default: a local Ray."),
-    jobs: Optional[int] = typer.Option(None, "--jobs", help="Workers (default: this machine's "
-                                       "CPUs; with Ray, the CPUs of the local Ray it starts)."),
+    as_json: bool = JSON_OPTION,
+    backend: str = BACKEND_OPTION,
+    address: Optional[str] = ADDRESS_OPTION,
+    jobs: Optional[int] = JOBS_OPTION,
     plot: Optional[Path] = typer.Option(None, "--plot", help="Draw step time per node x system "
                                         "here (needs matplotlib: the plot extra)."),
 ) -> None:
     """Sweep workloads x nodes x systems x estimators x system variants."""
-    from hespas_py.sweep.backends import make_backend
     from hespas_py.sweep.plan import make_plan
     from hespas_py.plotting import pyplot
     from hespas_py.sweep.plot import plot_step_times
     from hespas_py.sweep.results import write_results
     from hespas_py.sweep.runner import run_sweep
     from hespas_py.sweep.spec import load_spec
-    from hespas_py.sweep.store import Store
 
     if plot is not None:
         pyplot()  # fail before any work when matplotlib is missing
-    if out.exists() and not out.is_dir():
-        raise HespasError(f"{out}: exists and is not a directory")
     plan = make_plan(load_spec(spec))
-    with make_backend(backend, jobs, address) as runner:
-        store = Store(out / STORE)
-        if sys.stderr.isatty():
-            progress, hook = _progress_bar()
-            with progress:
-                result = run_sweep(plan, store, runner, hook)
-        else:
-            result = run_sweep(plan, store, runner)
+    result = run_stored(out, backend, jobs, address, ("traces", "points"),
+                        lambda store, runner, hook: run_sweep(plan, store, runner, hook))
     write_results(out, result, plan.variant_keys)
     if plot is not None:
         plot_step_times(result.rows, plot)
