@@ -14,7 +14,7 @@ dimension alone) keeping, on one dimension, the part of device j of the group (o
 size``) becomes a ``reduce_scatter`` of that dimension. Its result takes the slice's type: XLA
 reshapes the reduce-scatter's result to it, a reshape every estimator here takes as free, so it is
 left out, as are the slice and the reshape before it. Which offset is each device's is decided as
-XLA decides it (`_Offsets`): the offset is the device id itself, or a table lookup (a
+XLA decides it (`Offsets`): the offset is the device id itself, or a table lookup (a
 ``dynamic_slice`` of a 1-D ``i32``/``ui32`` constant or ``iota`` at the id), through
 ``reshape``/``bitcast``/``copy``, widening integer ``convert``, ``clamp(0, x, hi)``, ``multiply``
 by a constant that divides the slice size, or ``id * c - table[id]``. The id (`_id_mode`) is
@@ -35,22 +35,18 @@ are not modelled.
 from __future__ import annotations
 
 import dataclasses
-from typing import Callable, Mapping, Sequence
+from typing import Mapping, Sequence
 
-from hespas_py.mlir.ops import DTYPE_BYTES, Op
+from hespas_py.mlir.ops import Op
+from hespas_py.split.device_offsets import IdMap, Offsets, Producers, scalar_int
 from hespas_py.split.program import Flat, PerDeviceProgram
 
 REDUCE_SCATTER_CREATOR = "reduce_scatter_creator"
 #: The rewrites, in the order XLA's GPU pipeline runs them (`module_stats.json` counts each).
 REWRITES = (REDUCE_SCATTER_CREATOR,)
 
-_VIEWS = frozenset({"reshape", "bitcast", "copy"})
 _ALL_REDUCES = frozenset({"stablehlo.all_reduce", "mhlo.all_reduce"})
 _RESHAPES = frozenset({"stablehlo.reshape", "mhlo.reshape"})
-_INDEX_TYPES = frozenset({"i32", "ui32"})
-
-#: Maps (op defining an index, device id) to the index that op yields on that device, or -1.
-IdMap = Callable[[Op, int], int]
 
 
 def rewrite_program(program: PerDeviceProgram, num_replicas: int, num_partitions: int
@@ -63,13 +59,13 @@ def rewrite_program(program: PerDeviceProgram, num_replicas: int, num_partitions
     return dataclasses.replace(program, top=top), counts
 
 
-def _rewrite_flat(flat: Flat, outer: "_Producers | None", replicas: int, partitions: int,
+def _rewrite_flat(flat: Flat, outer: "Producers | None", replicas: int, partitions: int,
                   counts: dict[str, int]) -> Flat:
     """``flat`` rewritten, its expanded loop bodies included; ``outer``: the producers of the
     values of the sequences around it."""
     ops: list[Op | None] = list(flat.ops)
     readers = _readers(ops, flat.yielded)
-    producer = _Producers(ops, outer)
+    producer = Producers(ops, outer)
     done = _create_reduce_scatters(ops, readers, producer, replicas, partitions) if readers else 0
     counts[REDUCE_SCATTER_CREATOR] += done
     loops = dict(flat.loops)
@@ -84,21 +80,6 @@ def _rewrite_flat(flat: Flat, outer: "_Producers | None", replicas: int, partiti
             loops[position] = dataclasses.replace(loop, body=body)
             changed = True
     return dataclasses.replace(flat, ops=tuple(ops), loops=loops) if changed else flat
-
-
-class _Producers:
-    """The op defining each value of a sequence (then of the sequences around it), worked out
-    on the first look-up: most sequences have no candidate and never ask."""
-
-    def __init__(self, ops: Sequence[Op | None], outer: "_Producers | None") -> None:
-        self._ops, self._outer = ops, outer
-        self._found: dict[int, Op] | None = None
-
-    def get(self, value: int) -> Op | None:
-        if self._found is None:
-            self._found = {v: op for op in self._ops if op is not None for v in op.results}
-        found = self._found.get(value)
-        return found if found is not None or self._outer is None else self._outer.get(value)
 
 
 def _readers(ops: Sequence[Op | None], yielded: Sequence[int]) -> dict[int, list[int]]:
@@ -130,7 +111,7 @@ def _only_reader(readers: Mapping[int, list[int]], value: int) -> int | None:
 # --- ReduceScatterCreator --------------------------------------------------------------------
 
 def _create_reduce_scatters(ops: list[Op | None], readers: Mapping[int, list[int]],
-                            producer: _Producers, replicas: int, partitions: int) -> int:
+                            producer: Producers, replicas: int, partitions: int) -> int:
     """Rewrite every match in ``ops`` in place (a removed op becomes None); how many."""
     done = 0
     for position, op in enumerate(ops):
@@ -154,7 +135,7 @@ def _create_reduce_scatters(ops: list[Op | None], readers: Mapping[int, list[int
 
 
 def _match_reduce_scatter(op: Op, ops: Sequence[Op | None], readers: Mapping[int, list[int]],
-                          producer: _Producers, replicas: int, partitions: int
+                          producer: Producers, replicas: int, partitions: int
                           ) -> tuple[int, int, int | None, int] | None:
     """``MatchReduceScatter`` for the all-reduce ``op``: (split dimension of its result, group
     size, position of the reshape or None, position of the dynamic slice), or None."""
@@ -186,7 +167,7 @@ def _match_reduce_scatter(op: Op, ops: Sequence[Op | None], readers: Mapping[int
     split_dim = _split_dim(full, part, sliced.operands[1:], producer)
     if split_dim is None or full[split_dim] // part[split_dim] != group_size:
         return None
-    offsets = _Offsets(producer, id_map, groups, group_size, iota_group)
+    offsets = Offsets(producer, id_map, groups, group_size, iota_group)
     if not offsets.per_id(sliced.operands[1 + split_dim], part[split_dim]):
         return None
     if reshape_at is not None:
@@ -199,7 +180,7 @@ def _match_reduce_scatter(op: Op, ops: Sequence[Op | None], readers: Mapping[int
     return split_dim, group_size, reshape_at, at
 
 
-def _id_mode(op: Op, groups: Sequence[Sequence[int]], producer: _Producers,
+def _id_mode(op: Op, groups: Sequence[Sequence[int]], producer: Producers,
              replicas: int, partitions: int) -> tuple[int, IdMap, bool] | None:
     """(group size, the device-id map, whether group j is device j) for ``op``, by
     ``MatchWithDynamicSlice``'s three cases; None where XLA gives up."""
@@ -228,14 +209,14 @@ def _id_mode(op: Op, groups: Sequence[Sequence[int]], producer: _Producers,
     return partitions, lambda o, i: i if o.short_name == "partition_id" else -1, True
 
 
-def _flattened_id(partition: Op | None, product: Op | None, producer: _Producers,
+def _flattened_id(partition: Op | None, product: Op | None, producer: Producers,
                   partitions: int) -> bool:
     """Whether ``partition`` is ``partition_id`` and ``product`` is ``replica_id * partitions``."""
     if partition is None or partition.short_name != "partition_id" or product is None \
             or product.short_name != "multiply":
         return False
     a, b = (producer.get(v) for v in product.operands)
-    return any(x is not None and x.short_name == "replica_id" and _scalar_int(y) == partitions
+    return any(x is not None and x.short_name == "replica_id" and scalar_int(y) == partitions
                for x, y in ((a, b), (b, a)))
 
 
@@ -251,7 +232,7 @@ def _orthogonal(groups: Sequence[Sequence[int]], partitions: int) -> bool:
 
 
 def _split_dim(full: Sequence[int], part: Sequence[int], offsets: Sequence[int],
-               producer: _Producers) -> int | None:
+               producer: Producers) -> int | None:
     """``ExtractSplitDimSpec`` with one split dimension allowed."""
     differing = [d for d, (a, b) in enumerate(zip(full, part)) if a != b]
     if len(differing) == 1:
@@ -292,132 +273,6 @@ def _unmodified_dims(before: Sequence[int], after: Sequence[int]) -> dict[int, i
         if i1 - i0 == 1 and j1 - j0 == 1:
             unmodified[j0] = i0
     return unmodified
-
-
-class _Offsets:
-    """``IsPerIdOffset``: whether a slice offset is ``j * shard`` on device j of every group."""
-
-    def __init__(self, producer: _Producers, id_map: IdMap,
-                 groups: Sequence[Sequence[int]], group_size: int, iota_group: bool) -> None:
-        self.producer, self.id_map, self.group_size = producer, id_map, group_size
-        self.devices = ([tuple(range(group_size))] if iota_group or not groups
-                        else [tuple(g) for g in groups])
-        self.iota_group = iota_group
-
-    def per_id(self, value: int, shard: int) -> bool:
-        op = self.producer.get(value)
-        if op is None:
-            return False
-        name = op.short_name
-        if name == "multiply":
-            return self._multiply(op, shard)
-        if shard == 1 and self.iota_group and all(self.id_map(op, i) == i
-                                                  for i in range(self.group_size)):
-            return True
-        if name in _VIEWS or (name == "convert" and _widening(op)):
-            return self.per_id(op.operands[0], shard)
-        if name == "clamp":
-            low, high = (_scalar_int(self.producer.get(v)) for v in (op.operands[0], op.operands[2]))
-            if low != 0 or high is None or high < (self.group_size - 1) * shard:
-                return False
-            return self.per_id(op.operands[1], shard)
-        if name == "subtract":
-            return self._subtract(op, shard)
-        lookup = self._lookup(op)
-        if lookup is not None:
-            return self._each(lambda i: self._entry(lookup, i), shard)
-        return self._each(lambda i: self.id_map(op, i), shard)
-
-    def _each(self, value_on: Callable[[int], int | None], shard: int) -> bool:
-        return all(value_on(device) == shard * j for group in self.devices
-                   for j, device in enumerate(group))
-
-    def _multiply(self, op: Op, shard: int) -> bool:
-        if any(d != 1 for d in op.result_types[0].shape):
-            return False
-        for k in (0, 1):
-            constant = self.producer.get(op.operands[k])
-            if constant is not None and constant.short_name == "constant":
-                factor = _scalar_int(constant)
-                if not factor or shard % factor:
-                    return False
-                return self.per_id(op.operands[1 - k], shard // factor)
-        return False
-
-    def _subtract(self, op: Op, shard: int) -> bool:
-        """``(id * c) - table[id]``, one id on both sides."""
-        product = self.producer.get(op.operands[0])
-        lookup = self._lookup(self.producer.get(op.operands[1]))
-        if product is None or product.short_name != "multiply" or lookup is None:
-            return False
-        factors = [_scalar_int(self.producer.get(v)) for v in product.operands]
-        k = 0 if factors[0] is not None else 1
-        if factors[k] is None or factors[k] <= 0:
-            return False
-        index = self._through_convert(lookup.operands[1])
-        if index != self._through_convert(product.operands[1 - k]):
-            return False
-        return self._each(lambda i: _minus(factors[k] * i, self._entry(lookup, i)), shard)
-
-    def _through_convert(self, value: int) -> int:
-        op = self.producer.get(value)
-        return op.operands[0] if op is not None and op.short_name == "convert" else value
-
-    def _lookup(self, op: Op | None) -> Op | None:
-        """``IsTableLookup``: the ``dynamic_slice`` of a 1-D integer table, or None."""
-        while op is not None and op.short_name in _VIEWS:
-            op = self.producer.get(op.operands[0])
-        if op is None or op.short_name != "dynamic_slice" or len(op.operands) != 2:
-            return None
-        table = self.producer.get(op.operands[0])
-        kind = op.operand_types[0]
-        if table is None or table.short_name not in ("constant", "iota") or len(kind.shape) != 1 \
-                or kind.dtype not in _INDEX_TYPES:
-            return None
-        return op
-
-    def _entry(self, lookup: Op, device: int) -> int | None:
-        """The table entry ``lookup`` reads on ``device``."""
-        index = self._index(lookup.operands[1], device)
-        table = self.producer.get(lookup.operands[0])
-        size = lookup.operand_types[0].shape[0]
-        if index is None or not 0 <= index < size:
-            return None
-        if table.short_name == "iota":
-            return index
-        elements = table.attrs.get("elements")
-        if elements is not None:
-            return elements[index]
-        return _scalar_int(table)
-
-    def _index(self, value: int, device: int) -> int | None:
-        """``GetIndexForId``: the index a value holds on ``device``, or None."""
-        op = self.producer.get(value)
-        if op is None:
-            return None
-        mapped = self.id_map(op, device)
-        if mapped >= 0:
-            return mapped
-        lookup = self._lookup(op)
-        return None if lookup is None else self._entry(lookup, device)
-
-
-def _minus(a: int, b: int | None) -> int | None:
-    return None if b is None else a - b
-
-
-def _scalar_int(op: Op | None) -> int | None:
-    if op is None or op.short_name != "constant":
-        return None
-    value = op.attrs.get("value")
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
-
-
-def _widening(op: Op) -> bool:
-    """An integer ``convert`` to a type at least as wide."""
-    source, target = op.operand_types[0].dtype, op.result_types[0].dtype
-    return (all(t.startswith(("i", "ui")) and t != "index" for t in (source, target))
-            and DTYPE_BYTES.get(source, 8) <= DTYPE_BYTES.get(target, 0))
 
 
 __all__ = ["REDUCE_SCATTER_CREATOR", "REWRITES", "rewrite_program"]
