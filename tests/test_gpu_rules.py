@@ -155,6 +155,39 @@ def test_a_row_too_long_for_one_thread_blocks_registers_is_not_fused(tmp_path):
     assert len(plan(path, ALL)) > 1
 
 
+
+SOFTMAX_BACKWARD = """
+    %x = stablehlo.convert %s : (tensor<64x512x512xbf16>) -> tensor<64x512x512xf32>
+    %ninf = stablehlo.constant dense<0xFF800000> : tensor<f32>
+    %m = stablehlo.reduce(%x init: %ninf) applies stablehlo.maximum across dimensions = [2] : (tensor<64x512x512xf32>, tensor<f32>) -> tensor<64x512xf32>
+    %mb = stablehlo.broadcast_in_dim %m, dims = [0, 1] : (tensor<64x512xf32>) -> tensor<64x512x512xf32>
+    %d = stablehlo.subtract %x, %mb : tensor<64x512x512xf32>
+    %e = stablehlo.exponential %d : tensor<64x512x512xf32>
+    %zero = stablehlo.constant dense<0.0> : tensor<f32>
+    %sum = stablehlo.reduce(%e init: %zero) applies stablehlo.add across dimensions = [2] : (tensor<64x512x512xf32>, tensor<f32>) -> tensor<64x512xf32>
+    %sb = stablehlo.broadcast_in_dim %sum, dims = [0, 1] : (tensor<64x512xf32>) -> tensor<64x512x512xf32>
+    %g = stablehlo.convert %dy : (tensor<64x512x512xbf16>) -> tensor<64x512x512xf32>
+    %ge = stablehlo.multiply %g, %e : tensor<64x512x512xf32>
+    %q = stablehlo.divide %ge, %sb : tensor<64x512x512xf32>
+    %out = stablehlo.convert %q : (tensor<64x512x512xf32>) -> tensor<64x512x512xbf16>
+    return %sum, %out : tensor<64x512xf32>, tensor<64x512x512xbf16>"""
+
+
+def test_a_softmax_read_by_several_kernels_is_recomputed_in_each(tmp_path):
+    """A remat'd softmax backward: ``exp(x - max)`` feeds the row sum and the gradient kernel.
+    Each recomputes it from the bf16 scores (XLA's priority fusion of a Triton normalization
+    fusion into all its consumers) instead of reading an f32 ``exp`` written once."""
+    path = module(tmp_path, SOFTMAX_BACKWARD,
+                  "%s: tensor<64x512x512xbf16>, %dy: tensor<64x512x512xbf16>",
+                  "tensor<64x512xf32>, tensor<64x512x512xbf16>")
+    kernels = plan(path, ALL)
+    rows = 64 * 512 * 4  # the f32 row sums
+    assert len(kernels) == 2
+    assert all(kernel.kind is Kind.REDUCTION for kernel in kernels)
+    assert all(sum(op.short_name == "exponential" for op in k.ops) == 1 for k in kernels)
+    # scores into both kernels, the row sums out of one and into the other, dy in, gradient out
+    assert sum(k.bytes for k in kernels) == 4 * SCORES + 2 * rows
+
 SAS = """
     %zero = stablehlo.constant dense<0.0> : tensor<f16>
     %0 = "stablehlo.select_and_scatter"(%x, %g, %zero) <{window_dimensions = array<i64: 1, 3, 3, 1>, window_strides = array<i64: 1, 2, 2, 1>, padding = dense<[[0, 0], [0, 1], [0, 1], [0, 0]]> : tensor<4x2xi64>}> ({

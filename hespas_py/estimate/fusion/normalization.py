@@ -19,6 +19,17 @@ power of two) is not fused, nor one whose f32 row tile would not fit the 64 K re
 thread block (`MAX_BLOCK_REGISTERS`; the measured LLaMA steps keep their 128,256-wide
 vocabulary softmax unfused). Producers of the kernel join it by the ordinary loop-fusion rules.
 
+A kernel whose result other row kernels read is recomputed in each of them instead of stored, when
+that moves fewer bytes (`Planner._recompute_in_consumers`): XLA's priority fusion fuses a Triton
+normalization fusion into its fusible consumers (``CanFuseTriton``), always into all of them at
+once (``CanFuseWithAllNonBitcastUsers``), as its cost model favours
+(xla/service/gpu/transforms/priority_fusion.cc). In the measured LLaMA steps, whose attention
+backward recomputes the forward, the ``max`` diamond and ``exp`` are so computed from the bf16
+scores in each of three Triton kernels per layer (``workloads/gpu_h100/llama3_100m_1dev
+.xla_opt.txt.gz``: ``fused_computation.444`` the row sum, ``.391`` the bf16 probabilities,
+``.416`` the score gradient, each holding the ``-inf`` max reduce and the ``exponential``); an f32
+``exp`` is never written.
+
 Not modelled: XLA also asks its cost model whether the fused diamond is faster than the unfused
 ops (``use_cost_model_to_evaluate_fusions``); the match is structural here.
 """

@@ -75,7 +75,8 @@ class GpuRules:
 
     Attributes:
         triton_normalization: row normalizations become Triton kernels (`normalization`;
-            ``SoftmaxRewriterTriton``, CUDA from Ampere on).
+            ``SoftmaxRewriterTriton``, CUDA from Ampere on), recomputed in the row kernels that
+            read them where that moves fewer bytes (XLA's priority fusion).
         select_and_scatter_expansion: ``select_and_scatter`` runs as XLA's
             ``SelectAndScatterExpander`` rewrites it (`select_and_scatter`).
         cublas_gemm_operands: dots run as cuBLAS calls, which read their operands as stored:
@@ -129,9 +130,11 @@ class Planner:
             self.groups.append(_Group(Kind.ATTENTION))
             for i in sorted(pattern.members):
                 self._join(len(self.groups) - 1, i)
+        normalizations: list[int] = []
         if self.rules.triton_normalization:
             flash = {i for i, groups in enumerate(self.node_groups) if groups}
             for members in normalization_kernels(self, flash):
+                normalizations.append(len(self.groups))
                 self.groups.append(_Group(Kind.REDUCTION))
                 for i in sorted(members):
                     self._join(len(self.groups) - 1, i)
@@ -145,6 +148,8 @@ class Planner:
             if node.cls is OpClass.GEMM and self._fuse_epilogue(i):
                 continue
             self._new_group(i, _KIND_OF[node.cls])
+        for g in normalizations:
+            self._recompute_in_consumers(g)
         self._multi_output()
 
     def _consumers(self, i: int) -> list[int] | None:
@@ -191,6 +196,40 @@ class Planner:
         fused = sum(self._read_cost(k) for g in targets for k in inputs
                     if k not in self.groups[g].inputs and k not in self.groups[g].produced)
         return fused <= unfused
+
+    def _recompute_in_consumers(self, g: int) -> None:
+        """Recompute Triton normalization kernel ``g`` in every kernel that reads its result, when
+        that moves fewer bytes than writing the result once and reading it back in each.
+
+        XLA's priority fusion fuses a producer only into all of its users at once
+        (``CanFuseWithAllNonBitcastUsers``), a Triton normalization fusion into any fusible
+        consumer (``CanFuseTriton``), when its cost model finds the fused kernels faster
+        (``GpuPerformanceModel::EstimateRunTimesForPriorityFusion``, xla/service/gpu/transforms/
+        priority_fusion.cc); here the test is on bytes, as in `_duplication_pays`. A softmax
+        backward that recomputes the forward (a remat'd LLaMA step) reads ``exp(x - max)`` in
+        the row sum, the probabilities and the score gradient: each of those kernels recomputes
+        the max and the exponential from the bf16 scores instead of reading an f32 ``exp``."""
+        group = self.groups[g]
+        results = [k for k in group.produced if self.materialized(k)]
+        if not results or any(k in self.outputs for k in results):
+            return
+        targets = set().union(*(self.reader_groups(k) for k in results))
+        if any(self.groups[t].kind not in (Kind.LOOP, Kind.REDUCTION) for t in targets):
+            return
+        inputs = [k for k in group.inputs if k not in group.produced]
+        stored = sum(self.nbytes(k) for k in results)
+        unfused = sum(self._read_cost(k) for k in inputs) + (1 + len(targets)) * stored
+        fused = sum(self._read_cost(k) for t in targets for k in inputs
+                    if k not in self.groups[t].inputs and k not in self.groups[t].produced)
+        if fused > unfused:
+            return
+        for t in targets:
+            self.groups[t].kind = Kind.REDUCTION  # a Triton row kernel, as ``g`` was
+        for m in group.members:
+            self.node_groups[m].discard(g)
+            for t in targets:
+                self._join(t, m)
+        group.members.clear()
 
     def _read_cost(self, key: int) -> int:
         """Bytes a kernel reads to obtain ``key``, looking through the cheap producers (broadcast,
