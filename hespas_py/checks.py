@@ -78,8 +78,6 @@ def shown(value: Any) -> str:
 #: The largest integer a Chakra trace field holds (``num_ops``, ``comm_size``: int64).
 TRACE_INT_MAX = (1 << 63) - 1
 
-#: A rate, size or time that must be above zero.
-POSITIVE = Number(0, low_open=True)
 #: A time, delay or count that may be zero.
 NON_NEGATIVE = Number(0)
 #: A share of a peak: above zero, at most one.

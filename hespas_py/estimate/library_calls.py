@@ -30,6 +30,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from hespas_py.estimate.base import CAUSAL_FRACTION, FLASH_BACKWARD, FLASH_FORWARD
 from hespas_py.mlir.ops import Op, TensorType
 
 GEMM_TARGETS = ("__cublas$gemm", "__cublas$lt$matmul")
@@ -41,9 +42,6 @@ CONV_TARGETS = {
 }
 FMHA_PREFIX = "__cudnn$fmha"
 
-#: Share of a causal attention's score blocks a flash kernel computes (FlashAttention-2 §3.1.1;
-#: the same constant as `hespas_py.estimate.fusion.attention.CAUSAL_FRACTION`).
-CAUSAL_FRACTION = 0.5
 #: Matmul FLOPs of a flash backward per forward FLOP: five matmuls against two, as
 #: flash-attention's benchmark counts them (benchmarks/benchmark_flash_attention.py).
 BACKWARD_FLOP_RATIO = 2.5
@@ -55,7 +53,7 @@ class LibraryCall:
 
     Attributes:
         kind: ``dot``, a convolution kind (``conv_forward``, ``conv_backward_input``,
-            ``conv_backward_filter``), ``flash_attention`` or ``flash_attention_bwd``.
+            ``conv_backward_filter``), `FLASH_FORWARD` or `FLASH_BACKWARD`.
         flops: tensor-unit FLOPs (a causal flash kernel's share only).
         bytes: operand and result bytes, workspace left out.
         dtype: element type setting its tensor-unit rate.
@@ -122,9 +120,9 @@ def _fmha(op: Op, target: str) -> LibraryCall:
     share = CAUSAL_FRACTION if "CAUSAL" in str(config.get("mask_type", "")) else 1.0
     flops = 4.0 * batch * heads * queries * keys * head_dim * share
     if "Backward" in target:
-        return LibraryCall("flash_attention_bwd", flops * BACKWARD_FLOP_RATIO, _traffic(op),
+        return LibraryCall(FLASH_BACKWARD, flops * BACKWARD_FLOP_RATIO, _traffic(op),
                            query.dtype, (batch * heads * keys, head_dim, queries))
-    return LibraryCall("flash_attention", flops, _traffic(op), query.dtype,
+    return LibraryCall(FLASH_FORWARD, flops, _traffic(op), query.dtype,
                        (batch * heads * queries, head_dim, keys))
 
 

@@ -37,6 +37,7 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Iterable
 
+from hespas_py.estimate.base import CAUSAL_FRACTION
 from hespas_py.estimate.fusion.axes import KEY, ScoreAxes, dot_numbers, elements
 from hespas_py.estimate.fusion.kernel import FLASH_BACKWARD, FLASH_FORWARD, Kernel
 from hespas_py.estimate.fusion.scope import OpClass
@@ -45,12 +46,6 @@ from hespas_py.mlir.ops import Op, TensorType
 if TYPE_CHECKING:
     from hespas_py.estimate.fusion.planner import Planner
 
-#: Share of a causal attention's score blocks a flash kernel computes. FlashAttention-2 skips
-#: every block whose column indices all exceed its row indices, "approximately half of the blocks
-#: for large sequence length" (Dao 2023, arXiv:2307.08691, §3.1.1), and flash-attention's
-#: benchmark counts causal FLOPs as half the full count (benchmarks/benchmark_flash_attention.py);
-#: the efficiencies of the node presets were measured with that count.
-CAUSAL_FRACTION = 0.5
 #: Bytes per row of the logsumexp a flash forward saves for its backward (f32).
 _LSE_BYTES = 4
 #: Producers a flash kernel reads through at a q/k/v operand: a layout transpose (strided loads)
