@@ -30,7 +30,7 @@ from hespas_py.errors import HespasError
 
 DEFAULT_ESTIMATOR = "fused_roofline"
 #: linear_split block limit that never cuts a stretch of compute ops.
-_NO_LIMIT = 1 << 40
+NO_LIMIT = 1 << 40
 
 
 @dataclass(frozen=True)
@@ -101,24 +101,31 @@ def row_params(group: Group, row: Row, estimator: str) -> tuple[dict[str, Any], 
     return wanted, ""
 
 
+def row_hardware(node: str, estimator: str, params: Mapping[str, Any]):
+    """The `Hardware` of node preset ``node`` for ``estimator``, with ``params`` added."""
+    from hespas_py.estimate.hardware import load_hardware
+
+    hardware = load_hardware(node, estimator)
+    if params:
+        hardware = dataclasses.replace(hardware, params={**hardware.params, **params})
+    return hardware
+
+
 def predict(case: Case, estimator: str, params: Mapping[str, Any]) -> tuple[float, int]:
     """(simulated step time in seconds, per-device peak memory in bytes) of ``case`` with
     ``estimator`` and extra hardware ``params``."""
     from hespas_py.chakra.files import COMM_GROUP_FILE, TRACE_PREFIX
-    from hespas_py.estimate.hardware import load_hardware
     from hespas_py.pipeline import GenConfig, generate, rewrites_by_default
     from hespas_py.sim.config import load_system_dir
     from hespas_py.sim.simulate import simulate
 
     setup = load_system_dir(case.system_dir) if case.system_dir is not None else None
-    hardware = load_hardware(case.node, estimator)
-    if params:
-        hardware = dataclasses.replace(hardware, params={**hardware.params, **params})
+    hardware = row_hardware(case.node, estimator, params)
     with tempfile.TemporaryDirectory(prefix="hespas-accuracy-") as tmp:
         out = Path(tmp) / "traces"
         result = generate(GenConfig(
             mlir_file=case.workload_file, output_dir=out, hardware=hardware, method=estimator,
-            split_strategy="linear_split", block_lim=_NO_LIMIT,
+            split_strategy="linear_split", block_lim=NO_LIMIT,
             combine_threshold=case.row.combine_threshold,
             collective_rewrites=rewrites_by_default(hardware)))
         npus = setup.network.num_npus if setup is not None else 1

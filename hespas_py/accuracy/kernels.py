@@ -13,7 +13,6 @@ share of it is what its launch and gap rules charge.
 from __future__ import annotations
 
 import csv
-import dataclasses
 import io
 import re
 from collections import defaultdict
@@ -174,16 +173,14 @@ def profile_classes(hlo_text: str, profile_csv: str, source: str,
 def model_classes(workload: Path, node: str, params: Mapping | None = None) -> dict[str, ClassTime]:
     """Per-class launches and time of the fused roofline's plan of a single-device ``workload``
     on node preset ``node`` (``params``: extra hardware params)."""
+    from hespas_py.accuracy.evaluate import NO_LIMIT, row_hardware
     from hespas_py.estimate.base import get_estimator
     from hespas_py.estimate.fusion.classes import kernel_class
-    from hespas_py.estimate.hardware import load_hardware
     from hespas_py.mlir.reader import load_module
     from hespas_py.split import split
 
-    hardware = load_hardware(node, "fused_roofline")
-    if params:
-        hardware = dataclasses.replace(hardware, params={**hardware.params, **params})
-    graph = split(load_module(workload), "linear_split", block_lim=1 << 40)
+    hardware = row_hardware(node, "fused_roofline", params)
+    graph = split(load_module(workload), "linear_split", block_lim=NO_LIMIT)
     estimator = get_estimator("fused_roofline", hardware)
     estimator.prepare(graph)
     totals: dict[str, ClassTime] = defaultdict(ClassTime)
