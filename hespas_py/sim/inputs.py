@@ -10,6 +10,7 @@ collective algorithms) are rejected with a `HespasError` instead of being silent
 from __future__ import annotations
 
 import json
+import math
 import re
 from pathlib import Path
 from typing import Any, Mapping
@@ -87,23 +88,18 @@ def _number_list(path: Path, doc: Mapping, key: str, rule: Number) -> tuple:
 
 
 def check_network(network: NetworkConfig, source: str) -> NetworkConfig:
-    """``network`` when its per-dimension lists agree with its topology and every number keeps
-    its rule (`NPUS`, `BANDWIDTH`, `LATENCY`; at most `MAX_DEVICES` NPUs in all); `HespasError`
-    naming ``source`` otherwise."""
+    """``network`` when its per-dimension lists agree with its topology and its NPUs number at
+    most `MAX_DEVICES` (each number was checked against its rule as it was read, `_number_list`);
+    `HespasError` naming ``source`` otherwise."""
     dims = len(network.topology)
-    for key, rule in (("npus_count", NPUS), ("bandwidth", BANDWIDTH), ("latency", LATENCY)):
+    for key in ("npus_count", "bandwidth", "latency"):
         values = getattr(network, key)
         if len(values) != dims:
             raise HespasError(f"{source}: length of {key} ({len(values)}) doesn't match the "
                               f"{dims} dimension(s) of topology")
-        for i, value in enumerate(values):
-            rule.check(value, source, f"{key}[{i}]")
-    total = 1
-    for count in network.npus_count:
-        total *= count
-        if total > MAX_DEVICES:
-            raise HespasError(f"{source}: npus_count {list(network.npus_count)} makes more than "
-                              f"{MAX_DEVICES:,} NPUs, the most supported")
+    if math.prod(network.npus_count) > MAX_DEVICES:
+        raise HespasError(f"{source}: npus_count {list(network.npus_count)} makes more than "
+                          f"{MAX_DEVICES:,} NPUs, the most supported")
     return network
 
 
