@@ -269,7 +269,7 @@ def memory_of(module, hardware: Hardware, combine: Thresholds) -> dict[str, Any]
     planned with the hardware's ``fused_attention`` setting and the collectives combined as
     ``combine`` says (off: as XLA's defaults do), against the hardware's capacity."""
     from hespas_py.memory import analyze
-    from hespas_py.memory.liveness import DEFAULT_COMBINE
+    from hespas_py.split.combine import DEFAULT_COMBINE
 
     report = analyze(module, bool(hardware.params.get("fused_attention", False)),
                      combine or DEFAULT_COMBINE)

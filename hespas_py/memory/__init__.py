@@ -1,7 +1,7 @@
 """Per-device peak memory of a module's program (stage after `hespas_py.estimate`: it reuses the
 fusion plan of ``fused_roofline``; nothing imports it back but the pipeline and the CLI).
 
-`analyze` counts a module, `peak_of_file` a module file (what ``hespas accuracy`` calls);
+`analyze` counts a module, `peak_of_file` a module file;
 `liveness` walks one scope.
 """
 

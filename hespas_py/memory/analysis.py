@@ -17,10 +17,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
 
-from hespas_py.memory.liveness import DEFAULT_COMBINE, TOP_BUFFERS, Buffer, scope_peak
+from hespas_py.memory.liveness import TOP_BUFFERS, Buffer, scope_peak
 from hespas_py.mlir.aliases import ANY_OUTPUT
 from hespas_py.mlir.ops import Module, TensorType
-from hespas_py.split.combine import Thresholds
+from hespas_py.split.combine import DEFAULT_COMBINE, Thresholds
 
 
 #: Bytes per element of a tuple's pointer table (64-bit device pointers).
@@ -112,8 +112,8 @@ def analyze(module: Module, fused_attention: bool = False,
 def peak_of_file(path: str | Path, module: int | None = None,
                  fused_attention: bool = False) -> MemoryReport:
     """`analyze` of the module in ``path`` (module ``module``, from 1, of a file of several);
-    bad input raises `HespasError` as `load_module` does. For callers that hold no `Module`,
-    such as the accuracy tables."""
+    bad input raises `HespasError` as `load_module` does. For callers that hold no `Module`
+    (`bench/memory.py`, scripts)."""
     from hespas_py.mlir.reader import load_module
 
     return analyze(load_module(path, module=module), fused_attention)

@@ -50,13 +50,11 @@ from hespas_py.estimate.fusion.kernel import Kind
 from hespas_py.estimate.fusion.planner import Planner
 from hespas_py.estimate.fusion.scope import IN_PLACE, OpClass, Scope
 from hespas_py.mlir.ops import DTYPE_BYTES, Op, Region, TensorType
-from hespas_py.split.combine import (XLA_DEFAULT_THRESHOLD, Thresholds, combine_key,
-                                     combine_round, schedule_merged)
+from hespas_py.split.combine import (DEFAULT_COMBINE, Thresholds, combine_all, pending_entry,
+                                     schedule_merged)
 
 #: Ops whose result is their first operand updated in place (XLA's in-place input/output pairs).
 _IN_PLACE = IN_PLACE | {"scatter"}
-#: The combiners' thresholds XLA's GPU compiler uses unless told otherwise.
-DEFAULT_COMBINE = Thresholds(XLA_DEFAULT_THRESHOLD, XLA_DEFAULT_THRESHOLD, XLA_DEFAULT_THRESHOLD)
 #: Buffers of a scope's peak kept for the report, largest first.
 TOP_BUFFERS = 10
 
@@ -241,7 +239,7 @@ class _Walk:
 
     def _combine_collectives(self, kernels: list) -> None:
         """Reschedule ``kernels`` (planner groups, in program order) around the combined
-        collectives (`combine_round` over the kernel graph): a combined collective runs where
+        collectives (`combine_all` over the kernel graph): a combined collective runs where
         the last of its members was, the kernels that read one of them after it
         (`schedule_merged`); ``time_of`` becomes each kernel's place in that order."""
         planner = self.planner
@@ -249,23 +247,17 @@ class _Walk:
         pending = {}
         for k, group in enumerate(kernels):
             node = planner.nodes[next(iter(group.members))]
-            key = combine_key(node.op) if node.cls is OpClass.COLLECTIVE \
-                and not _single_device(node.op) else None
-            if key is not None and getattr(self.combine, key[0]):
-                pending[k] = (key, sum(t.nbytes for t in node.op.result_types))
+            if node.cls is OpClass.COLLECTIVE and not _single_device(node.op):
+                entry = pending_entry(node.op, self.combine)
+                if entry is not None:
+                    pending[k] = entry
         if len(pending) < 2:
             return
         dag = Dag(len(kernels), (
             (index[id(planner.groups[w])], index[id(planner.groups[r])])
             for key in planner.users if (w := planner.writer_group(key)) is not None
             for r in planner.reader_groups(key) if r != w))
-        merged: dict[int, list[int]] = {}
-        while pending:
-            taken = combine_round(dag, pending, self.combine)
-            for k in taken[1:]:
-                dag.merge(taken[0], k)
-            if len(taken) > 1:
-                merged[taken[0]] = taken
+        merged = combine_all(dag, pending, self.combine)
         if not merged:
             return
         for t, k in enumerate(schedule_merged(dag, merged)):

@@ -12,19 +12,11 @@ Three spellings are read, all as JAX and XLA write them:
 
 from __future__ import annotations
 
-from typing import Any
-
 from hespas_py.mlir.bindings import ir
+from hespas_py.mlir.source import func_ops
 
 #: `aliases` value of a donated argument that names no output (``jax.buffer_donor``).
 ANY_OUTPUT = -1
-
-
-def _entry_op(module: ir.Module, entry: str) -> Any:
-    for op in module.body.operations:
-        if "sym_name" in op.attributes and ir.StringAttr(op.attributes["sym_name"]).value == entry:
-            return op
-    return None
 
 
 def _int(attr: ir.Attribute) -> int | None:
@@ -56,7 +48,7 @@ def read_aliases(module: ir.Module, entry: str) -> dict[int, int]:
     """Entry argument position -> the output position it aliases (`ANY_OUTPUT` for a donated
     buffer that names none); empty when the module states no donation."""
     found = _module_aliases(module)
-    op = _entry_op(module, entry)
+    op = func_ops(module).get(entry)
     if op is None or "arg_attrs" not in op.attributes:
         return found
     for position, attrs in enumerate(ir.ArrayAttr(op.attributes["arg_attrs"])):

@@ -95,6 +95,10 @@ class Thresholds:
         return {k: v for k, v in values.items() if v}
 
 
+#: The combiners' thresholds XLA's GPU compiler uses unless told otherwise.
+DEFAULT_COMBINE = Thresholds(XLA_DEFAULT_THRESHOLD, XLA_DEFAULT_THRESHOLD, XLA_DEFAULT_THRESHOLD)
+
+
 def _byte_count(value: Any, what: str) -> int:
     if isinstance(value, str) and value.isdigit():
         value = int(value)
@@ -130,24 +134,40 @@ def combine_groups(program: Program, groups: Sequence[Sequence[int]],
     producer = program.producer
     dag = Dag(len(program.ops), ((producer[v], p) for p, used in enumerate(program.uses)
                                  for v in used if v in producer))
-    pending = {}
-    for position, op in enumerate(program.ops):
-        key = combine_key(op) if program.collective[position] else None
-        if key is not None and getattr(thresholds, key[0]):
-            pending[position] = (key, sum(t.nbytes for t in op.result_types))
-    merged: dict[int, list[int]] = {}
-    while pending:
-        taken = combine_round(dag, pending, thresholds)
-        for position in taken[1:]:
-            dag.merge(taken[0], position)
-        if len(taken) > 1:
-            merged[taken[0]] = taken
+    pending = {position: entry for position, op in enumerate(program.ops)
+               if program.collective[position]
+               and (entry := pending_entry(op, thresholds)) is not None}
+    merged = combine_all(dag, pending, thresholds)
     if not merged:
         return [list(group) for group in groups]
     return _recut(block_index(program, groups), schedule_merged(dag, merged), merged)
 
 
-def combine_round(dag: Dag, pending: dict[int, tuple[tuple, int]],
+def pending_entry(op: Op, thresholds: Thresholds) -> tuple[tuple, int] | None:
+    """(`combine_key`, result bytes) of a collective ``op`` that ``thresholds`` let combine;
+    None otherwise."""
+    key = combine_key(op)
+    if key is None or not getattr(thresholds, key[0]):
+        return None
+    return key, sum(t.nbytes for t in op.result_types)
+
+
+def combine_all(dag: Dag, pending: dict[int, tuple[tuple, int]],
+                thresholds: Thresholds) -> dict[int, list[int]]:
+    """Combining rounds (`_round`) until ``pending`` (node -> `pending_entry`) is empty, each
+    round's members merged into its first node of ``dag``; the combined groups of two or more,
+    keyed by that first node."""
+    merged: dict[int, list[int]] = {}
+    while pending:
+        taken = _round(dag, pending, thresholds)
+        for node in taken[1:]:
+            dag.merge(taken[0], node)
+        if len(taken) > 1:
+            merged[taken[0]] = taken
+    return merged
+
+
+def _round(dag: Dag, pending: dict[int, tuple[tuple, int]],
                   thresholds: Thresholds) -> list[int]:
     """One round of `CombineInstructionsByKey` (see the module docstring) over ``pending``
     (node of ``dag`` -> (`combine_key`, result bytes), in program order); takes what it visits
