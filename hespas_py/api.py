@@ -201,28 +201,23 @@ def estimate(step: Any, devices: int | None = None, node: str = "H100_80GB",
     Raises:
       HespasError: bad input (the one line ``hespas`` would print).
     """
-    from hespas_py.estimate.hardware import config_file, load_hardware
     from hespas_py.pipeline import GenConfig, generate
+    from hespas_py.sim.config import Machine
 
     with tempfile.TemporaryDirectory(prefix="hespas_estimate_") as scratch_dir:
         scratch = Path(scratch_dir)
-        machine = _machine(system) if system else None
-        method = estimator.strip().lower()
-        config_path, _ = config_file(node, method)
-        hardware = load_hardware(node, method)
+        machine = Machine.load(system) if system else None
         mlir = _module_file(step, devices, factory_kwargs, scratch)
-        config = dataclasses.replace(GenConfig.from_config(
-            config_path, mlir_file=mlir, output_dir=Path(out) if out else scratch / "traces",
-            split_strategy=split, block_lim=block_lim, combine_threshold=combine_threshold,
-            clean=True), method=method, hardware=hardware)
-        result = generate(config)
+        config = GenConfig.from_config(
+            node, estimator=estimator, mlir_file=mlir,
+            output_dir=Path(out) if out else scratch / "traces", split_strategy=split,
+            block_lim=block_lim, combine_threshold=combine_threshold, clean=True)
+        result = generate(config, check_layout=machine.check_layout if machine else None)
         summary = dict(result.summary)
         simulation = None
         if machine is not None:
-            simulation = _simulate(result.output_dir, result.layout.num_devices, machine)
-            summary["simulation"] = {"system": system,
-                                     "step_time_s": simulation.step_time_ns * 1e-9,
-                                     **simulation.as_json()}
+            simulation = machine.simulate(result.output_dir)
+            summary["simulation"] = machine.summary(simulation)
     figures = dict.fromkeys(_FIGURES)
     figures["compute_s"] = summary["compute_estimate_s"]
     if simulation is not None:
@@ -234,21 +229,3 @@ def estimate(step: Any, devices: int | None = None, node: str = "H100_80GB",
                   estimator=config.method, collectives=summary["collectives"],
                   memory=summary.get("memory"), top_ops=tuple(summary["top_ops"]),
                   summary=summary, simulation=simulation)
-
-
-def _machine(system: str):
-    from hespas_py.sim.config import load_setup, resolve_system_files
-
-    return load_setup(resolve_system_files(system))
-
-
-def _simulate(out_dir: Path, devices: int, setup):
-    """`hespas gen --system-config`'s simulation of the traces in ``out_dir``."""
-    from hespas_py.chakra.files import COMM_GROUP_FILE, TRACE_PREFIX
-    from hespas_py.sim.simulate import simulate
-
-    if setup.network.num_npus != devices:
-        raise HespasError(f"the system has {setup.network.num_npus} NPUs but the step runs on "
-                          f"{devices} devices")
-    return simulate(out_dir / TRACE_PREFIX, setup.system, setup.network,
-                    comm_groups=out_dir / COMM_GROUP_FILE)

@@ -134,3 +134,14 @@ def test_report_shows_memory_when_gen_gives_it(report):
     tight = dataclasses.replace(report, memory=memory)
     assert tight.fits is False
     assert "peak 3.00 GiB of 1.00 GiB per device, does not fit" in str(tight)
+
+
+def test_a_system_of_another_size_fails_before_any_output(tmp_path):
+    from hespas_py.export import workload_path
+
+    out = tmp_path / "kept"
+    with pytest.raises(HespasError, match="H100_80GB_8GPU: the machine has 8 NPUs but the "
+                                          "module runs on 4 devices"):
+        hespas_py.estimate(str(workload_path("mlp_dp_4dev")), node="H100_80GB",
+                           system="H100_80GB_8GPU", out=out)
+    assert not out.exists()

@@ -128,36 +128,6 @@ def print_summary(summary: Mapping[str, Any]) -> None:
     console.print(top)
 
 
-def _load_machine(system: str):
-    """(label, SystemConfig, NetworkConfig) of a system folder or preset."""
-    from hespas_py.sim.config import load_setup, resolve_system_files
-
-    setup = load_setup(resolve_system_files(system))
-    return system, setup.system, setup.network
-
-
-def _fits(machine):
-    """A `generate` layout check: the machine has an NPU per device (before any output)."""
-    label, _, network = machine
-
-    def check(layout) -> None:
-        if network.num_npus != layout.num_devices:
-            raise HespasError(f"{label}: the machine has {network.num_npus} NPUs but the module "
-                              f"runs on {layout.num_devices} devices")
-    return check
-
-
-def _simulate(out_dir: Path, machine) -> dict[str, Any]:
-    """Simulate the traces in ``out_dir`` on ``machine``; the summary's ``simulation`` entry."""
-    from hespas_py.chakra.files import COMM_GROUP_FILE, TRACE_PREFIX
-    from hespas_py.sim.simulate import simulate
-
-    label, system, network = machine
-    result = simulate(out_dir / TRACE_PREFIX, system, network, comm_groups=out_dir / COMM_GROUP_FILE)
-    logging.getLogger("hespas_py").info("simulated on %s", label)
-    return {"system": label, "step_time_s": result.step_time_ns * 1e-9, **result.as_json()}
-
-
 @dataclass(frozen=True)
 class Param:
     """One command-line parameter of ``gen``.
@@ -267,14 +237,16 @@ def run(config: str, mlir_file: Optional[Path], output: Optional[Path], split_fn
     from hespas_py.pipeline import GenConfig, generate
 
     _setup_logging(log_level, log_path)
-    machine = _load_machine(system_config) if system_config else None
+    from hespas_py.sim.config import Machine
+
+    machine = Machine.load(system_config) if system_config else None
     settings = GenConfig.from_config(
         config, mlir_file=mlir_file, output_dir=output,
         split_strategy=split_fn.strip().lower() if split_fn else None, merge=merge,
         block_lim=block_lim, num_npus=num_npus, module=module, loop_trips=loop_trips,
         combine_threshold=combine_threshold, collective_rewrites=collective_rewrites,
         memory=memory, clean=clean or None, cache_dir=cache_dir, estimator=estimator, params=params)
-    check = _fits(machine) if machine is not None else None
+    check = machine.check_layout if machine is not None else None
     if sys.stdout.isatty() and not json_out:
         progress, hook = _progress_bar()
         with progress:
@@ -283,7 +255,8 @@ def run(config: str, mlir_file: Optional[Path], output: Optional[Path], split_fn
         result = generate(settings, check_layout=check)
     summary = dict(result.summary)
     if machine is not None:
-        summary["simulation"] = _simulate(result.output_dir, machine)
+        summary["simulation"] = machine.summary(machine.simulate(result.output_dir))
+        logging.getLogger("hespas_py").info("simulated on %s", machine.label)
     if json_out:
         print(json.dumps(summary, indent=1))
     else:

@@ -5,13 +5,15 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Mapping
+from typing import Any, Mapping
 
 from hespas_py.errors import HespasError, unknown_preset
 from hespas_py.resources import shipped
 from hespas_py.sim.inputs import load_network, load_remote_memory, load_system
 from hespas_py.sim.machine import RemoteMemoryConfig, SystemSetup
+from hespas_py.sim.result import SimResult
 
 
 def system_files(folder: str | Path) -> dict[str, Path | None]:
@@ -83,3 +85,42 @@ def resolve_system_files(system: str | Path, network: str | Path | None = None,
     if files["network.yml"] is None:
         raise HespasError(f"{system}: a system.json alone needs --network")
     return files
+
+
+@dataclass(frozen=True)
+class Machine:
+    """A machine to simulate a generated step on (``hespas gen --system-config``, the API).
+
+    Attributes:
+        label: how messages and summaries name it (the preset name or folder given).
+        setup: its configuration files.
+    """
+
+    label: str
+    setup: SystemSetup
+
+    @classmethod
+    def load(cls, system: str | Path) -> "Machine":
+        """The machine of a system folder or preset (`resolve_system_files`)."""
+        return cls(str(system), load_setup(resolve_system_files(system)))
+
+    def check_layout(self, layout) -> None:
+        """`HespasError` unless the machine has an NPU per device of ``layout`` (a
+        `hespas_py.pipeline.generate` layout check: it runs before any output is written)."""
+        npus = self.setup.network.num_npus
+        if npus != layout.num_devices:
+            raise HespasError(f"{self.label}: the machine has {npus} NPUs but the module runs on "
+                              f"{layout.num_devices} devices")
+
+    def simulate(self, out_dir: Path) -> SimResult:
+        """Simulate the traces ``generate`` wrote to ``out_dir``."""
+        from hespas_py.chakra.files import COMM_GROUP_FILE, TRACE_PREFIX
+        from hespas_py.sim.simulate import simulate
+
+        return simulate(out_dir / TRACE_PREFIX, self.setup.system, self.setup.network,
+                        comm_groups=out_dir / COMM_GROUP_FILE)
+
+    def summary(self, result: SimResult) -> dict[str, Any]:
+        """The ``simulation`` entry of a gen summary: the machine, the step time, per device."""
+        return {"system": self.label, "step_time_s": result.step_time_ns * 1e-9,
+                **result.as_json()}
