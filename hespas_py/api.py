@@ -23,9 +23,6 @@ from typing import Any, Callable, Mapping
 
 from hespas_py.errors import HespasError
 
-#: The simulated figures of the slowest device, by the name the report gives them.
-_FIGURES = ("step_time_s", "compute_s", "comm_s", "exposed_comm_s")
-
 
 @dataclass(frozen=True)
 class Report:
@@ -218,13 +215,11 @@ def estimate(step: Any, devices: int | None = None, node: str = "H100_80GB",
         if machine is not None:
             simulation = machine.simulate(result.output_dir)
             summary["simulation"] = machine.summary(simulation)
-    figures = dict.fromkeys(_FIGURES)
-    figures["compute_s"] = summary["compute_estimate_s"]
-    if simulation is not None:
-        worst = max(simulation.devices, key=lambda d: d.wall_time_ns)
-        figures.update(step_time_s=simulation.step_time_ns * 1e-9,
-                       compute_s=worst.gpu_time_ns * 1e-9, comm_s=worst.comm_time_ns * 1e-9,
-                       exposed_comm_s=worst.exposed_comm_ns * 1e-9)
+    from hespas_py.sweep.tasks import Figures
+
+    figures = (dataclasses.asdict(Figures.of(simulation)) if simulation is not None else
+               {**dict.fromkeys(f.name for f in dataclasses.fields(Figures)),
+                "compute_s": summary["compute_estimate_s"]})
     return Report(**figures, devices=result.layout.num_devices, node=node, system=system,
                   estimator=config.method, collectives=summary["collectives"],
                   memory=summary.get("memory"), top_ops=tuple(summary["top_ops"]),

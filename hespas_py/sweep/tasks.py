@@ -76,6 +76,13 @@ class Figures:
     comm_s: float
     exposed_comm_s: float
 
+    @classmethod
+    def of(cls, result) -> "Figures":
+        """The figures of a `hespas_py.sim.result.SimResult`."""
+        worst = max(result.devices, key=lambda d: d.wall_time_ns)
+        return cls(result.step_time_ns * 1e-9, worst.gpu_time_ns * 1e-9,
+                   worst.comm_time_ns * 1e-9, worst.exposed_comm_ns * 1e-9)
+
 
 @dataclass(frozen=True)
 class SimBatch:
@@ -164,7 +171,5 @@ def simulate_points(batch: SimBatch) -> list[tuple[int, Figures | Failure]]:
         except HespasError as exc:
             outcomes.append((index, Failure(str(exc))))
             continue
-        worst = max(result.devices, key=lambda d: d.wall_time_ns)
-        outcomes.append((index, Figures(result.step_time_ns * 1e-9, worst.gpu_time_ns * 1e-9,
-                                        worst.comm_time_ns * 1e-9, worst.exposed_comm_ns * 1e-9)))
+        outcomes.append((index, Figures.of(result)))
     return outcomes
