@@ -64,7 +64,11 @@ class Point:
     key: str
     system: SystemConfig
     network: NetworkConfig
-    capacity_bytes: int | None = None
+    capacity_bytes: int | None
+
+    def fits(self, peak_bytes: int) -> bool | None:
+        """Whether a per-device peak fits the node (None when its capacity is unknown)."""
+        return None if self.capacity_bytes is None else peak_bytes <= self.capacity_bytes
 
 
 @dataclass(frozen=True)

@@ -103,7 +103,7 @@ class _Run:
     def too_big(self, point: Point, peak: int) -> str | None:
         """Why ``point`` is left out under ``fits_only`` (its peak exceeds its node's
         capacity); None when it is not."""
-        if not self.fits_only or point.capacity_bytes is None or peak <= point.capacity_bytes:
+        if not self.fits_only or point.fits(peak) is not False:
             return None
         return (f"{point.labels['workload']} needs {peak / 1e9:,.2f} GB per device, "
                 f"{point.labels['node']} has {point.capacity_bytes / 1e9:,.2f} GB (fits_only)")
@@ -178,9 +178,8 @@ class _Run:
                     peak = self.peaks[point.traces] = self.store.peak_bytes(point.traces)
                 outcome = self.too_big(point, peak) or outcome
             if isinstance(outcome, Figures):
-                fits = None if point.capacity_bytes is None else peak <= point.capacity_bytes
                 rows.append({**point.labels, **dataclasses.asdict(outcome), "peak_bytes": peak,
-                             "fits": fits, **point.variant})
+                             "fits": point.fits(peak), **point.variant})
             else:
                 skipped.append({**point.labels, **point.variant, "reason": outcome})
         return SweepResult(tuple(rows), tuple(skipped), self.work)

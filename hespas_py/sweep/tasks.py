@@ -52,7 +52,7 @@ class TraceFiles:
     files: tuple[bytes, ...]
     device_files: tuple[int, ...]
     comm_groups: str
-    peak_bytes: int = 0
+    peak_bytes: int
 
     @property
     def num_devices(self) -> int:
