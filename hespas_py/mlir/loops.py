@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Mapping
 
-from hespas_py.mlir.ops import Op, Region
+from hespas_py.mlir.ops import Op, Region, scalar_int
 
 #: Ops the analysis looks through or evaluates; the reader records where each result came from.
 TRACKED: frozenset[str] = frozenset(
@@ -98,8 +98,7 @@ def _constant(value: int, defs: Definitions) -> int | None:
         return None
     op, operands = found
     if op.short_name == "constant":
-        scalar = op.attrs.get("value")
-        return scalar if isinstance(scalar, int) and not isinstance(scalar, bool) else None
+        return scalar_int(op)
     if op.short_name in _PASS_THROUGH:
         return _constant(operands[0], defs)
     return None

@@ -140,6 +140,14 @@ def dialect(name: str) -> str:
     return name.partition(".")[0]
 
 
+def scalar_int(op: Op | None) -> int | None:
+    """The value of an integer scalar ``constant`` op; None for any other op (or None)."""
+    if op is None or op.short_name != "constant":
+        return None
+    value = op.attrs.get("value")
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
 def op_names(bodies: Iterable[tuple[Op, ...]]) -> set[str]:
     """The names of the ops in ``bodies`` and, at any depth, in their regions (each region once)."""
     names: set[str] = set()

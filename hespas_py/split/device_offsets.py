@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Callable, Sequence
 
-from hespas_py.mlir.ops import DTYPE_BYTES, Op
+from hespas_py.mlir.ops import DTYPE_BYTES, Op, scalar_int
 
 _VIEWS = frozenset({"reshape", "bitcast", "copy"})
 _INDEX_TYPES = frozenset({"i32", "ui32"})
@@ -139,13 +139,6 @@ class Offsets:
 
 def _minus(a: int, b: int | None) -> int | None:
     return None if b is None else a - b
-
-
-def scalar_int(op: Op | None) -> int | None:
-    if op is None or op.short_name != "constant":
-        return None
-    value = op.attrs.get("value")
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 def _widening(op: Op) -> bool:

@@ -37,8 +37,8 @@ from __future__ import annotations
 import dataclasses
 from typing import Mapping, Sequence
 
-from hespas_py.mlir.ops import Op
-from hespas_py.split.device_offsets import IdMap, Offsets, Producers, scalar_int
+from hespas_py.mlir.ops import Op, scalar_int
+from hespas_py.split.device_offsets import IdMap, Offsets, Producers
 from hespas_py.split.program import Flat, PerDeviceProgram
 
 REDUCE_SCATTER_CREATOR = "reduce_scatter_creator"
@@ -238,13 +238,8 @@ def _split_dim(full: Sequence[int], part: Sequence[int], offsets: Sequence[int],
     if len(differing) == 1:
         return differing[0]
     split = [d for d in range(len(full))
-             if full[d] != 1 and not _is_zero(producer.get(offsets[d]))]
+             if full[d] != 1 and scalar_int(producer.get(offsets[d])) != 0]
     return split[0] if len(split) == 1 else None
-
-
-def _is_zero(op: Op | None) -> bool:
-    return op is not None and op.short_name == "constant" and op.attrs.get("value") == 0 \
-        and not isinstance(op.attrs.get("value"), bool)
 
 
 def _unmodified_dims(before: Sequence[int], after: Sequence[int]) -> dict[int, int]:
