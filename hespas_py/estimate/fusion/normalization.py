@@ -129,23 +129,24 @@ class _Matcher:
             return None
         return node
 
+    def _single_use_above(self, value: int, name: str) -> tuple[int | None, list[int]]:
+        """(the single-use ``name`` node that ``value`` comes from through trivially fusible
+        nodes, or None; those nodes)."""
+        key, chain = self.walk_up(value)
+        node = self._node(key, name)
+        return (node if node is not None and self.single_use(node) else None), chain
+
     def diamond(self, r: int) -> tuple[int, set[int]] | None:
         """(the producer's key, member nodes) of the diamond rooted at node r, or None."""
         p = self.p
         root = p.nodes[r]
         if len(root.inputs) != 2 or len(set(root.inputs)) != 2 or not self._elementwise(r):
             return None
-        key, chain_b = self.walk_up(root.inputs[1])
-        b = self._node(key, "broadcast_in_dim")
-        if b is None or not self.single_use(b):
+        b, chain_b = self._single_use_above(root.inputs[1], "broadcast_in_dim")
+        if b is None or not _along_last(p.nodes[b].op):
             return None
-        if not _along_last(p.nodes[b].op):
-            return None
-        key, chain_d = self.walk_up(p.nodes[b].inputs[0])
-        d = self._node(key, "reduce")
-        if d is None or not self.single_use(d):
-            return None
-        if not _reduces_last(p.nodes[d].op):
+        d, chain_d = self._single_use_above(p.nodes[b].inputs[0], "reduce")
+        if d is None or not _reduces_last(p.nodes[d].op):
             return None
         source, chain_in = self.walk_up(p.nodes[d].inputs[0])
         other, chain_root = self.walk_up(root.inputs[0])
