@@ -351,6 +351,7 @@ def _generate(config: GenConfig, progress: ProgressHook | None,
     from hespas_py.chakra.files import STATS_FILE
     from hespas_py.chakra.stats import module_stats
     from hespas_py.chakra.writer import write_traces
+    from hespas_py.estimate.dispatch import entry_buffers, with_dispatch
     from hespas_py.mlir.reader import load_module
 
     _check_output(config)
@@ -383,7 +384,8 @@ def _generate(config: GenConfig, progress: ProgressHook | None,
     _warn_assumed_trips(graph, config.loop_trips)
 
     estimator = _estimator(config)
-    estimates = _estimate_all(graph, estimator, progress)
+    estimates = with_dispatch(graph, _estimate_all(graph, estimator, progress),
+                              estimator.dispatch(entry_buffers(module)))
     estimator.close()
     lap("estimate")
     out = config.output_dir

@@ -6,8 +6,9 @@ really formed, the cuBLAS/cuDNN calls it made) and a per-kernel profile (``CASE.
 Each profiled kernel gets a class (`hespas_py.estimate.fusion.classes`) from the HLO instruction
 it ran for, or, for a library kernel launched inside a command buffer, from its kernel name.
 Each planned kernel of the fused roofline gets its class the same way from its ops. The step time
-left over by the profile's kernels is the idle time between kernels (``idle``); the model's
-share of it is what its launch and gap rules charge.
+left over by the profile's kernels is the GPU's idle time (``idle``): the host's dispatch of the
+call before the first kernel and after the last, and the gaps between kernels. The model's share
+of it is its host-dispatch cost (`hespas_py.estimate.dispatch`).
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from hespas_py.estimate.fusion.convolution import (CONV_BACKWARD_FILTER, CONV_BA
                                                    CONV_FORWARD)
 from hespas_py.estimate.fusion.kernel import FLASH_BACKWARD, FLASH_FORWARD
 
-#: The pseudo-class of the time between kernels.
+#: The pseudo-class of the step's time outside kernels (host dispatch, gaps between kernels).
 IDLE = "idle"
 
 #: cuBLAS / cuDNN custom-call targets of XLA's GPU backend, by class (longest prefix first).
@@ -175,15 +176,20 @@ def model_classes(workload: Path, node: str, params: Mapping | None = None) -> d
     on node preset ``node`` (``params``: extra hardware params)."""
     from hespas_py.accuracy.evaluate import NO_LIMIT, row_hardware
     from hespas_py.estimate.base import get_estimator
+    from hespas_py.estimate.dispatch import entry_buffers
     from hespas_py.estimate.fusion.classes import kernel_class
     from hespas_py.mlir.reader import load_module
     from hespas_py.split import split
 
     hardware = row_hardware(node, "fused_roofline", params)
-    graph = split(load_module(workload), "linear_split", block_lim=NO_LIMIT)
+    module = load_module(workload)
+    graph = split(module, "linear_split", block_lim=NO_LIMIT)
     estimator = get_estimator("fused_roofline", hardware)
     estimator.prepare(graph)
     totals: dict[str, ClassTime] = defaultdict(ClassTime)
+    dispatch = estimator.dispatch(entry_buffers(module))
+    if dispatch is not None:
+        totals[IDLE] = ClassTime(0.0, dispatch.time_s)
     per_block: list[list] = []
     for block in graph.blocks:
         if block.collective:
@@ -208,7 +214,7 @@ class KernelComparison:
 
     Attributes:
         row: the accuracy row's name.
-        measured: per class, from the profile (`IDLE`: the step's time between kernels).
+        measured: per class, from the profile (`IDLE`: the step's time outside kernels).
         estimated: per class, from the fused roofline's plan.
     """
 

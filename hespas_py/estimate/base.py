@@ -157,6 +157,11 @@ class Estimator(ABC):
         ``graph.source``) use it; the others ignore it.
         """
 
+    def dispatch(self, buffers: int) -> "OpCost | None":
+        """The host's cost of one call of a step with ``buffers`` entry buffers
+        (`hespas_py.estimate.dispatch`); None (the default) when the estimator does not model it."""
+        return None
+
     def fingerprint(self) -> str:
         """Identifies this estimator and its settings in cache keys."""
         return f"{self.name}:{self.hardware.fingerprint()}"

@@ -180,6 +180,9 @@ class CachedEstimator(Estimator):
     def fingerprint(self) -> str:
         return self.inner.fingerprint()
 
+    def dispatch(self, buffers: int) -> OpCost | None:
+        return self.inner.dispatch(buffers)
+
     def prepare(self, graph: BlockGraph) -> None:
         self.inner.prepare(graph)
         self._salt = self._key_salt()  # the inner fingerprint may now name the step

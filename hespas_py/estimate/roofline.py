@@ -25,6 +25,7 @@ from typing import ClassVar, Mapping
 from hespas_py.errors import HespasError
 from hespas_py.estimate.base import Estimate, Estimator, Hardware, OpCost, register
 from hespas_py.estimate.costs import op_work
+from hespas_py.estimate.dispatch import DISPATCH_PARAMS, dispatch_cost
 from hespas_py.estimate.work import TENSOR, Work
 from hespas_py.fast_init import fast_constructor
 from hespas_py.mlir.ops import Op
@@ -44,7 +45,7 @@ class Roofline(Estimator):
     """Sum over ops of max(compute time, memory time)."""
 
     name = "roofline"
-    param_types: ClassVar[Mapping[str, type]] = {"f32_matmul_as_tf32": bool}
+    param_types: ClassVar[Mapping[str, type]] = {"f32_matmul_as_tf32": bool, **DISPATCH_PARAMS}
 
     def __init__(self, hardware: Hardware) -> None:
         super().__init__(hardware)
@@ -55,6 +56,9 @@ class Roofline(Estimator):
         # on nothing else; the reader shares one attrs mapping between ops with equal
         # attributes, and holding the op here keeps the ids in its signature from being reused.
         self._memo: dict[tuple, tuple[Op, OpCost, float]] = {}
+
+    def dispatch(self, buffers: int) -> OpCost | None:
+        return dispatch_cost(self.hardware.params, buffers)
 
     def rate(self, unit: str, dtype: str) -> tuple[float, str, str | None]:
         """(FLOP/s, dtype reported, note) for work of ``dtype`` on ``unit``."""

@@ -1,0 +1,60 @@
+"""Microbenchmark of the fixed cost of one call of a compiled step, per buffer: a jitted program
+of K small inputs and K outputs (``x + 1`` each), called as the measured steps are
+(``jax.block_until_ready(compiled(*args))``), for several K. The slope of the call time over
+K + K buffers is the host's dispatch cost per buffer; the GPU's own kernel time per call, from one
+profiled run, is given beside it so that it can be told apart.
+
+    python3 scripts/gpu/dispatch_cost.py OUT.json      (one GPU; a CPU runs it too, as a test)
+"""
+import datetime
+import json
+import os
+import statistics
+import sys
+import time
+
+import jax
+import jax.numpy as jnp
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from kernel_chain import kernel_durations  # noqa: E402
+
+COUNTS = (1, 32, 128, 512)
+
+
+def call_time(compiled, args, iters=30):
+    for _ in range(3):
+        jax.block_until_ready(compiled(*args))
+    times = []
+    for _ in range(iters):
+        start = time.perf_counter()
+        jax.block_until_ready(compiled(*args))
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def main(path):
+    device = jax.devices()[0]
+    result = {"device_kind": device.device_kind, "jax": jax.__version__,
+              "date": datetime.date.today().isoformat(), "xla_flags": os.environ.get("XLA_FLAGS", ""),
+              "cases": []}
+    for k in COUNTS:
+        args = [jnp.full((256,), float(i), jnp.float32) for i in range(k)]
+        compiled = jax.jit(lambda *xs: [x + 1.0 for x in xs]).lower(*args).compile()
+        case = {"inputs": k, "outputs": k, "call_s": call_time(compiled, args)}
+        try:
+            case["kernels"] = kernel_durations(compiled, *args)
+        except Exception as exc:  # noqa: BLE001
+            case["kernels_error"] = repr(exc)[:200]
+        result["cases"].append(case)
+        print(json.dumps(case), flush=True)
+    first, last = result["cases"][0], result["cases"][-1]
+    result["per_buffer_s"] = (last["call_s"] - first["call_s"]) / (
+        last["inputs"] + last["outputs"] - first["inputs"] - first["outputs"])
+    print("per buffer", result["per_buffer_s"], flush=True)
+    with open(path, "w") as f:
+        json.dump(result, f, indent=1)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1] if len(sys.argv) > 1 else "dispatch_cost.json")

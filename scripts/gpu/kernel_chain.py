@@ -1,0 +1,122 @@
+"""Microbenchmark of one kernel class on a GPU: a chain of dependent kernels, each too small to
+matter, so that the time per kernel is the fixed cost of a launch in an XLA program (launch, the
+wait on the previous kernel, the kernel's own ramp-up and drain).
+
+Each program is ``x = barrier(f(x))`` unrolled N times under ``jax.jit``: the optimization
+barrier keeps XLA from fusing two steps, so the program is N kernels in a row, each reading the
+last one's output. The per-kernel cost is the slope of the step time between N_SMALL and N_LARGE
+(the step's fixed dispatch cost cancels). Kernel durations come from one profiled run
+(``jax.profiler``), so the idle time between kernels is given too.
+
+    [CASES=a,b] python3 scripts/gpu/kernel_chain.py OUT.json   (one GPU; a CPU runs it too, as a test)
+Writes OUT.json: device, date, jax version, XLA_FLAGS and per case the step times and slope.
+"""
+import datetime
+import glob
+import gzip
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+
+import jax
+import jax.numpy as jnp
+
+N_SMALL, N_LARGE, ITERS = 32, 512, 30
+
+
+def _conv(x):
+    """A 3x3 bf16 convolution (a cuDNN call on XLA:GPU) of an 8x8x64 NHWC image, then ReLU."""
+    w = jnp.full((3, 3, 64, 64), 0.01, x.dtype)
+    y = jax.lax.conv_general_dilated(x, w, (1, 1), "SAME",
+                                     dimension_numbers=("NHWC", "HWIO", "NHWC"))
+    return jax.nn.relu(y)
+
+
+#: (case, input shape, element type, step): one elementwise kernel, a row reduction (XLA's loop
+#: and reduction emitters), a small cuBLAS GEMM and a small cuDNN convolution per step.
+CASES = [
+    ("elementwise_1k_f32", (1 << 10,), jnp.float32, lambda x: jnp.sin(x) + 1.0),
+    ("reduction_1k_f32", (1 << 10,), jnp.float32,
+     lambda x: x - jnp.mean(x.reshape(32, 32), axis=1).repeat(32)),
+    ("elementwise_4M_f32", (1 << 22,), jnp.float32, lambda x: jnp.sin(x) + 1.0),
+    ("gemm_256_bf16", (256, 256), jnp.bfloat16, lambda x: x @ x),
+    ("conv3x3_8x8x64_bf16", (8, 8, 8, 64), jnp.bfloat16, _conv),
+]
+
+
+def chain(step, n):
+    def run(x):
+        for _ in range(n):
+            x = jax.lax.optimization_barrier(step(x))
+        return x
+    return jax.jit(run)
+
+
+def step_times(compiled, x, iters=ITERS):
+    for _ in range(3):
+        jax.block_until_ready(compiled(x))
+    times = []
+    for _ in range(iters):
+        start = time.perf_counter()
+        jax.block_until_ready(compiled(x))
+        times.append(time.perf_counter() - start)
+    return times
+
+
+def kernel_durations(compiled, *args):
+    """(count, total µs) of device-side kernel events per step, from a profile of 3 steps."""
+    folder = tempfile.mkdtemp()
+    jax.profiler.start_trace(folder, create_perfetto_trace=True)
+    for _ in range(3):
+        jax.block_until_ready(compiled(*args))
+    jax.profiler.stop_trace()
+    paths = glob.glob(os.path.join(folder, "**", "perfetto_trace.json.gz"), recursive=True)
+    if not paths:
+        return None
+    trace = json.load(gzip.open(paths[0]))
+    events = trace["traceEvents"] if isinstance(trace, dict) else trace
+    process = {e["pid"]: e.get("args", {}).get("name", "") for e in events
+               if e.get("ph") == "M" and e.get("name") == "process_name"}
+    thread = {(e["pid"], e.get("tid")): e.get("args", {}).get("name", "") for e in events
+              if e.get("ph") == "M" and e.get("name") == "thread_name"}
+    lines: dict[str, list[float]] = {}
+    for e in events:
+        if e.get("ph") == "X" and not process.get(e["pid"], "").startswith("/host"):
+            name = f"{process.get(e['pid'], e['pid'])} | {thread.get((e['pid'], e.get('tid')), '')}"
+            lines.setdefault(name, []).append(e.get("dur", 0.0))
+    return {name: {"events_per_step": len(d) / 3, "us_per_step": sum(d) / 3,
+                   "median_us": statistics.median(d)} for name, d in lines.items()}
+
+
+def main(path):
+    device = jax.devices()[0]
+    result = {"device_kind": device.device_kind, "platform": device.platform,
+              "jax": jax.__version__, "date": datetime.date.today().isoformat(),
+              "xla_flags": os.environ.get("XLA_FLAGS", ""), "n_small": N_SMALL,
+              "n_large": N_LARGE, "cases": {}}
+    only = set(os.environ.get("CASES", "").split(",")) - {""}
+    for name, shape, dtype, step in CASES:
+        if only and name not in only:
+            continue
+        x = jnp.full(shape, 0.5, dtype)
+        small, large = chain(step, N_SMALL).lower(x).compile(), chain(step, N_LARGE).lower(x).compile()
+        t_small = statistics.median(step_times(small, x))
+        t_large = statistics.median(step_times(large, x))
+        case = {"shape": list(shape), "dtype": str(jnp.dtype(dtype)),
+                "step_s_small": t_small, "step_s_large": t_large,
+                "per_kernel_s": (t_large - t_small) / (N_LARGE - N_SMALL)}
+        try:
+            case["profile_large"] = kernel_durations(large, x)
+        except Exception as exc:  # noqa: BLE001  (the slope stands without the profile)
+            case["profile_error"] = repr(exc)[:300]
+        result["cases"][name] = case
+        print(name, json.dumps({k: v for k, v in case.items() if k != "profile_large"}), flush=True)
+        with open(path, "w") as f:
+            json.dump(result, f, indent=1)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1] if len(sys.argv) > 1 else "kernel_chain.json")

@@ -1,0 +1,44 @@
+"""The device scripts of `scripts/gpu` run (on the CPU here) and write what their results hold."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+GPU_SCRIPTS = Path(__file__).resolve().parent.parent / "scripts" / "gpu"
+
+
+@pytest.fixture
+def scripts(monkeypatch):
+    monkeypatch.syspath_prepend(str(GPU_SCRIPTS))
+    yield
+    for name in ("kernel_chain", "dispatch_cost"):
+        sys.modules.pop(name, None)
+
+
+def test_dispatch_cost_writes_a_slope_per_buffer(scripts, tmp_path, monkeypatch):
+    import dispatch_cost
+
+    monkeypatch.setattr(dispatch_cost, "COUNTS", (1, 8))
+    dispatch_cost.main(str(tmp_path / "d.json"))
+    result = json.loads((tmp_path / "d.json").read_text())
+    assert [c["inputs"] for c in result["cases"]] == [1, 8]
+    assert result["per_buffer_s"] == pytest.approx(
+        (result["cases"][1]["call_s"] - result["cases"][0]["call_s"]) / 14)
+    assert {"device_kind", "jax", "date", "xla_flags"} <= set(result)
+
+
+def test_kernel_chain_writes_a_slope_per_kernel(scripts, tmp_path, monkeypatch):
+    import kernel_chain
+
+    monkeypatch.setattr(kernel_chain, "N_SMALL", 2)
+    monkeypatch.setattr(kernel_chain, "N_LARGE", 6)
+    monkeypatch.setattr(kernel_chain, "ITERS", 3)
+    monkeypatch.setenv("CASES", "elementwise_1k_f32")
+    kernel_chain.main(str(tmp_path / "k.json"))
+    case = json.loads((tmp_path / "k.json").read_text())["cases"]["elementwise_1k_f32"]
+    assert case["per_kernel_s"] == pytest.approx(
+        (case["step_s_large"] - case["step_s_small"]) / 4)
