@@ -8,13 +8,14 @@ from typing import Any
 from hespas_py.errors import HespasError
 
 
-def parse_value(text: str) -> Any:
-    """``text`` as JSON when it parses as a number, boolean, null or quoted string, else as it is."""
+def parse_value(text: str, containers: bool = False) -> Any:
+    """``text`` as JSON when it parses as a number, boolean, null or quoted string (or, with
+    ``containers``, a list or object), else as it is."""
     try:
         value = json.loads(text)
     except json.JSONDecodeError:
         return text
-    return value if not isinstance(value, (list, dict)) else text
+    return value if containers or not isinstance(value, (list, dict)) else text
 
 
 def parse_settings(settings: list[str], lists: bool) -> dict[str, list[Any]]:
@@ -31,5 +32,6 @@ def parse_settings(settings: list[str], lists: bool) -> dict[str, list[Any]]:
         parts = text.split(",") if lists else [text]
         if any(not p.strip() for p in parts):
             raise HespasError(f"--set {item}: empty value")
-        parsed[key] = list(dict.fromkeys(parse_value(p.strip()) for p in parts))
+        parsed[key] = (list(dict.fromkeys(parse_value(p.strip()) for p in parts)) if lists
+                       else [parse_value(text.strip(), containers=True)])
     return parsed

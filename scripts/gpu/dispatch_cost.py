@@ -4,7 +4,7 @@ of K small inputs and K outputs (``x + 1`` each), called as the measured steps a
 K + K buffers is the host's dispatch cost per buffer; the GPU's own kernel time per call, from one
 profiled run, is given beside it so that it can be told apart.
 
-    python3 scripts/gpu/dispatch_cost.py OUT.json      (one GPU; a CPU runs it too, as a test)
+    [ELEMENTS=N] python3 scripts/gpu/dispatch_cost.py OUT.json   (one GPU; a CPU runs it too, as a test)
 """
 import datetime
 import json
@@ -20,6 +20,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from kernel_chain import kernel_durations  # noqa: E402
 
 COUNTS = (1, 32, 128, 512)
+#: Elements (f32) per buffer; ``ELEMENTS=N`` in the environment sizes the buffers.
+ELEMENTS = int(os.environ.get("ELEMENTS", 256))
 
 
 def call_time(compiled, args, iters=30):
@@ -35,11 +37,11 @@ def call_time(compiled, args, iters=30):
 
 def main(path):
     device = jax.devices()[0]
-    result = {"device_kind": device.device_kind, "jax": jax.__version__,
+    result = {"device_kind": device.device_kind, "jax": jax.__version__, "elements": ELEMENTS,
               "date": datetime.date.today().isoformat(), "xla_flags": os.environ.get("XLA_FLAGS", ""),
               "cases": []}
     for k in COUNTS:
-        args = [jnp.full((256,), float(i), jnp.float32) for i in range(k)]
+        args = [jnp.full((ELEMENTS,), float(i), jnp.float32) for i in range(k)]
         compiled = jax.jit(lambda *xs: [x + 1.0 for x in xs]).lower(*args).compile()
         case = {"inputs": k, "outputs": k, "call_s": call_time(compiled, args)}
         try:
