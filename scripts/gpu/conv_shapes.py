@@ -5,7 +5,6 @@ the GPU time of its kernels from a profile of 5 calls (so no host time is counte
     python3 scripts/gpu/conv_shapes.py OUT.json      (one GPU; SMALL=1: batch 2, for a CPU test)
 Writes OUT.json: device, date, jax version, and per shape and pass the FLOPs, kernels and GPU us.
 """
-import datetime
 import json
 import os
 import sys
@@ -14,7 +13,7 @@ import jax
 import jax.numpy as jnp
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from kernel_chain import kernel_durations  # noqa: E402
+from common import kernel_durations, run_info  # noqa: E402
 
 BATCH = 2 if os.environ.get("SMALL") else 256
 #: (input side, in channels, out channels, kernel side, stride) of ResNet-18's convolutions.
@@ -43,10 +42,7 @@ def passes(side, cin, cout, k, stride):
 
 
 def main(path):
-    device = jax.devices()[0]
-    result = {"device_kind": device.device_kind, "jax": jax.__version__, "batch": BATCH,
-              "date": datetime.date.today().isoformat(), "xla_flags": os.environ.get("XLA_FLAGS", ""),
-              "shapes": []}
+    result = {**run_info(), "batch": BATCH, "shapes": []}
     for shape in SHAPES:
         flops, kinds = passes(*shape)
         row = {"shape": dict(zip(("side", "cin", "cout", "k", "stride"), shape)), "flops": flops}

@@ -6,44 +6,27 @@ profiled run, is given beside it so that it can be told apart.
 
     [ELEMENTS=N] python3 scripts/gpu/dispatch_cost.py OUT.json   (one GPU; a CPU runs it too, as a test)
 """
-import datetime
 import json
 import os
-import statistics
 import sys
-import time
 
 import jax
 import jax.numpy as jnp
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from kernel_chain import kernel_durations  # noqa: E402
+from common import kernel_durations, median_call, run_info  # noqa: E402
 
 COUNTS = (1, 32, 128, 512)
 #: Elements (f32) per buffer; ``ELEMENTS=N`` in the environment sizes the buffers.
 ELEMENTS = int(os.environ.get("ELEMENTS", 256))
 
 
-def call_time(compiled, args, iters=30):
-    for _ in range(3):
-        jax.block_until_ready(compiled(*args))
-    times = []
-    for _ in range(iters):
-        start = time.perf_counter()
-        jax.block_until_ready(compiled(*args))
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
-
-
 def main(path):
-    device = jax.devices()[0]
-    result = {"device_kind": device.device_kind, "jax": jax.__version__, "elements": ELEMENTS,
-              "date": datetime.date.today().isoformat(), "xla_flags": os.environ.get("XLA_FLAGS", ""),
-              "cases": []}
+    result = {**run_info(), "elements": ELEMENTS, "cases": []}
     for k in COUNTS:
         args = [jnp.full((ELEMENTS,), float(i), jnp.float32) for i in range(k)]
         compiled = jax.jit(lambda *xs: [x + 1.0 for x in xs]).lower(*args).compile()
-        case = {"inputs": k, "outputs": k, "call_s": call_time(compiled, args)}
+        case = {"inputs": k, "outputs": k, "call_s": median_call(compiled, *args)}
         try:
             case["kernels"] = kernel_durations(compiled, *args)
         except Exception as exc:  # noqa: BLE001

@@ -11,18 +11,15 @@ last one's output. The per-kernel cost is the slope of the step time between N_S
     [CASES=a,b] python3 scripts/gpu/kernel_chain.py OUT.json   (one GPU; a CPU runs it too, as a test)
 Writes OUT.json: device, date, jax version, XLA_FLAGS and per case the step times and slope.
 """
-import datetime
-import glob
-import gzip
 import json
 import os
-import statistics
 import sys
-import tempfile
-import time
 
 import jax
 import jax.numpy as jnp
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from common import kernel_durations, median_call, run_info  # noqa: E402
 
 N_SMALL, N_LARGE, ITERS = 32, 512, 30
 
@@ -55,56 +52,16 @@ def chain(step, n):
     return jax.jit(run)
 
 
-def step_times(compiled, x, iters=ITERS):
-    for _ in range(3):
-        jax.block_until_ready(compiled(x))
-    times = []
-    for _ in range(iters):
-        start = time.perf_counter()
-        jax.block_until_ready(compiled(x))
-        times.append(time.perf_counter() - start)
-    return times
-
-
-def kernel_durations(compiled, *args):
-    """(count, total µs) of device-side kernel events per step, from a profile of 3 steps."""
-    folder = tempfile.mkdtemp()
-    jax.profiler.start_trace(folder, create_perfetto_trace=True)
-    for _ in range(3):
-        jax.block_until_ready(compiled(*args))
-    jax.profiler.stop_trace()
-    paths = glob.glob(os.path.join(folder, "**", "perfetto_trace.json.gz"), recursive=True)
-    if not paths:
-        return None
-    trace = json.load(gzip.open(paths[0]))
-    events = trace["traceEvents"] if isinstance(trace, dict) else trace
-    process = {e["pid"]: e.get("args", {}).get("name", "") for e in events
-               if e.get("ph") == "M" and e.get("name") == "process_name"}
-    thread = {(e["pid"], e.get("tid")): e.get("args", {}).get("name", "") for e in events
-              if e.get("ph") == "M" and e.get("name") == "thread_name"}
-    lines: dict[str, list[float]] = {}
-    for e in events:
-        if e.get("ph") == "X" and not process.get(e["pid"], "").startswith("/host"):
-            name = f"{process.get(e['pid'], e['pid'])} | {thread.get((e['pid'], e.get('tid')), '')}"
-            lines.setdefault(name, []).append(e.get("dur", 0.0))
-    return {name: {"events_per_step": len(d) / 3, "us_per_step": sum(d) / 3,
-                   "median_us": statistics.median(d)} for name, d in lines.items()}
-
-
 def main(path):
-    device = jax.devices()[0]
-    result = {"device_kind": device.device_kind, "platform": device.platform,
-              "jax": jax.__version__, "date": datetime.date.today().isoformat(),
-              "xla_flags": os.environ.get("XLA_FLAGS", ""), "n_small": N_SMALL,
-              "n_large": N_LARGE, "cases": {}}
+    result = {**run_info(), "n_small": N_SMALL, "n_large": N_LARGE, "cases": {}}
     only = set(os.environ.get("CASES", "").split(",")) - {""}
     for name, shape, dtype, step in CASES:
         if only and name not in only:
             continue
         x = jnp.full(shape, 0.5, dtype)
         small, large = chain(step, N_SMALL).lower(x).compile(), chain(step, N_LARGE).lower(x).compile()
-        t_small = statistics.median(step_times(small, x))
-        t_large = statistics.median(step_times(large, x))
+        t_small = median_call(small, x, iters=ITERS)
+        t_large = median_call(large, x, iters=ITERS)
         case = {"shape": list(shape), "dtype": str(jnp.dtype(dtype)),
                 "step_s_small": t_small, "step_s_large": t_large,
                 "per_kernel_s": (t_large - t_small) / (N_LARGE - N_SMALL)}

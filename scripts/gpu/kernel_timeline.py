@@ -7,7 +7,6 @@ Writes OUT_DIR/CASE.timeline.csv.gz (stream,start_us,dur_us,hlo_op,kernel) and O
 (device, date, jax version, XLA_FLAGS, step wall time under the profiler).
 """
 import csv
-import datetime
 import glob
 import gzip
 import json
@@ -19,6 +18,7 @@ import time
 import jax
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from common import run_info  # noqa: E402
 from step_time import build, inputs  # noqa: E402
 
 
@@ -52,9 +52,7 @@ def timeline(name, out_dir):
         writer.writerow(["stream", "start_us", "dur_us", "hlo_op", "kernel"])
         writer.writerows(rows)
     with open(os.path.join(out_dir, f"{name}.json"), "w") as f:
-        json.dump({"case": name, "device_kind": jax.devices()[0].device_kind, "jax": jax.__version__,
-                   "date": datetime.date.today().isoformat(), "xla_flags": os.environ.get("XLA_FLAGS", ""),
-                   "profiled_steps": 3, "wall_s": walls}, f, indent=1)
+        json.dump({"case": name, **run_info(), "profiled_steps": 3, "wall_s": walls}, f, indent=1)
     print(name, "events", len(rows), "wall", [round(w * 1e3, 2) for w in walls], flush=True)
 
 

@@ -6,17 +6,17 @@ of a step is kernel-launch cost.
 Writes OUT.json: device, date, jax version, XLA_FLAGS, the step's median, min and max seconds.
 """
 import dataclasses
-import datetime
 import os
 import statistics
 import sys
-import time
 import json
 
 import jax
 import jax.numpy as jnp
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "models"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from common import call_times, run_info  # noqa: E402
 
 
 def build(name):
@@ -55,17 +55,9 @@ def main(name, path, iters=10):
     step, abstract = build(name)
     args = inputs(abstract)
     compiled = step.lower(*args).compile()
-    for _ in range(3):
-        jax.block_until_ready(compiled(*args))
-    times = []
-    for _ in range(iters):
-        start = time.perf_counter()
-        jax.block_until_ready(compiled(*args))
-        times.append(time.perf_counter() - start)
-    result = {"case": name, "device_kind": jax.devices()[0].device_kind, "jax": jax.__version__,
-              "date": datetime.date.today().isoformat(), "xla_flags": os.environ.get("XLA_FLAGS", ""),
-              "median_s": statistics.median(times), "min_s": min(times), "max_s": max(times),
-              "iters": iters}
+    times = call_times(compiled, *args, iters=iters)
+    result = {"case": name, **run_info(), "median_s": statistics.median(times),
+              "min_s": min(times), "max_s": max(times), "iters": iters}
     print(json.dumps(result), flush=True)
     with open(path, "w") as f:
         json.dump(result, f, indent=1)

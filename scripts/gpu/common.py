@@ -1,0 +1,60 @@
+"""What the GPU scripts share: the run's facts, timed calls and a profile's kernel times."""
+import datetime
+import glob
+import gzip
+import json
+import os
+import statistics
+import tempfile
+import time
+
+import jax
+
+
+def run_info():
+    """The device, date, jax version and XLA_FLAGS of this run (kept with every result)."""
+    device = jax.devices()[0]
+    return {"device_kind": device.device_kind, "platform": device.platform, "jax": jax.__version__,
+            "date": datetime.date.today().isoformat(), "xla_flags": os.environ.get("XLA_FLAGS", "")}
+
+
+def call_times(compiled, *args, iters=30, warmup=3):
+    """Seconds of each of ``iters`` calls, each waited on (``block_until_ready``), after warm-up."""
+    for _ in range(warmup):
+        jax.block_until_ready(compiled(*args))
+    times = []
+    for _ in range(iters):
+        start = time.perf_counter()
+        jax.block_until_ready(compiled(*args))
+        times.append(time.perf_counter() - start)
+    return times
+
+
+def median_call(compiled, *args, iters=30):
+    """The median of `call_times`."""
+    return statistics.median(call_times(compiled, *args, iters=iters))
+
+
+def kernel_durations(compiled, *args):
+    """(count, total µs) of device-side kernel events per step, from a profile of 3 steps."""
+    folder = tempfile.mkdtemp()
+    jax.profiler.start_trace(folder, create_perfetto_trace=True)
+    for _ in range(3):
+        jax.block_until_ready(compiled(*args))
+    jax.profiler.stop_trace()
+    paths = glob.glob(os.path.join(folder, "**", "perfetto_trace.json.gz"), recursive=True)
+    if not paths:
+        return None
+    trace = json.load(gzip.open(paths[0]))
+    events = trace["traceEvents"] if isinstance(trace, dict) else trace
+    process = {e["pid"]: e.get("args", {}).get("name", "") for e in events
+               if e.get("ph") == "M" and e.get("name") == "process_name"}
+    thread = {(e["pid"], e.get("tid")): e.get("args", {}).get("name", "") for e in events
+              if e.get("ph") == "M" and e.get("name") == "thread_name"}
+    lines: dict[str, list[float]] = {}
+    for e in events:
+        if e.get("ph") == "X" and not process.get(e["pid"], "").startswith("/host"):
+            name = f"{process.get(e['pid'], e['pid'])} | {thread.get((e['pid'], e.get('tid')), '')}"
+            lines.setdefault(name, []).append(e.get("dur", 0.0))
+    return {name: {"events_per_step": len(d) / 3, "us_per_step": sum(d) / 3,
+                   "median_us": statistics.median(d)} for name, d in lines.items()}
