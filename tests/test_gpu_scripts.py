@@ -15,7 +15,7 @@ GPU_SCRIPTS = Path(__file__).resolve().parent.parent / "scripts" / "gpu"
 def scripts(monkeypatch):
     monkeypatch.syspath_prepend(str(GPU_SCRIPTS))
     yield
-    for name in ("kernel_chain", "dispatch_cost", "common"):
+    for name in ("kernel_chain", "dispatch_cost", "measuring"):
         sys.modules.pop(name, None)
 
 

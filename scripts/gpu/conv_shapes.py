@@ -13,7 +13,7 @@ import jax
 import jax.numpy as jnp
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import kernel_durations, run_info  # noqa: E402
+from measuring import kernel_durations, run_info  # noqa: E402
 
 BATCH = 2 if os.environ.get("SMALL") else 256
 #: (input side, in channels, out channels, kernel side, stride) of ResNet-18's convolutions.

@@ -14,7 +14,7 @@ import jax
 import jax.numpy as jnp
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import kernel_durations, median_call, run_info  # noqa: E402
+from measuring import kernel_durations, median_call, run_info  # noqa: E402
 
 COUNTS = (1, 32, 128, 512)
 #: Elements (f32) per buffer; ``ELEMENTS=N`` in the environment sizes the buffers.

@@ -19,7 +19,7 @@ import jax
 import jax.numpy as jnp
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import kernel_durations, median_call, run_info  # noqa: E402
+from measuring import kernel_durations, median_call, run_info  # noqa: E402
 
 N_SMALL, N_LARGE, ITERS = 32, 512, 30
 

@@ -18,7 +18,7 @@ import time
 import jax
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import run_info  # noqa: E402
+from measuring import run_info  # noqa: E402
 from step_time import build, inputs  # noqa: E402
 
 

@@ -16,7 +16,7 @@ import jax.numpy as jnp
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "models"))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import call_times, run_info  # noqa: E402
+from measuring import call_times, run_info  # noqa: E402
 
 
 def build(name):
