@@ -66,6 +66,24 @@ class Number:
         return value
 
 
+@dataclass(frozen=True)
+class Table:
+    """What a table of numbers by positive integer (a JSON object's keys, e.g. channel counts)
+    must be: at least one entry, each value kept by ``value``."""
+
+    value: Number
+
+    def describe(self) -> str:
+        return f"an object of positive integer keys to {self.value.describe()}"
+
+    def problem(self, value: Any) -> str | None:
+        """``must be <rule>`` when ``value`` breaks the rule, else None."""
+        ok = (isinstance(value, dict) and bool(value)
+              and all(isinstance(k, str) and k.isdigit() and int(k) > 0
+                      and self.value.problem(v) is None for k, v in value.items()))
+        return None if ok else f"must be {self.describe()}"
+
+
 def shown(value: Any) -> str:
     """A value as an error message quotes it (JSON where it can be, so NaN reads ``NaN``)."""
     try:

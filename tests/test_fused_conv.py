@@ -1,16 +1,20 @@
 """cuDNN convolution rules of the fusion model: the call kind XLA picks, which convolutions take
-an epilogue, channel padding for tensor cores, and the split-K choice of wave quantization."""
+an epilogue, channel padding for tensor cores, the measured rate of convolutions with few
+channels, and the split-K choice of wave quantization."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
+from hespas_py.errors import HespasError
 from hespas_py.estimate.base import Hardware, get_estimator
 from hespas_py.estimate.fusion import (
     CONV_BACKWARD_FILTER, CONV_BACKWARD_INPUT, CONV_FORWARD, Kind, conv_channel_padding,
     plan_kernels)
+from hespas_py.estimate.fusion.convolution import channel_efficiency
 from hespas_py.mlir.reader import load_module
 from hespas_py.split.program import program_ops
 
@@ -164,3 +168,40 @@ def test_padding_slows_the_tensor_work_only_where_the_preset_says_xla_pads(tmp_p
     memory = k.bytes / (1e15 * 0.8)
     assert times[0] == pytest.approx(k.tensor_flops / 1e12 + 0.05 * memory)
     assert times[1] == pytest.approx(k.tensor_flops * 4 / 3 / 1e12 + 0.05 * memory)
+
+
+@pytest.mark.parametrize("channels, expected", [
+    ((64, 64), 0.54), ((64, 128), 0.54), ((40, 512), 0.54),   # the smaller count decides
+    ((128, 256), 0.83), ((65, 65), 0.83),
+    ((3, 64), 1.0), ((32, 32), 1.0),    # at most half the least measured count: not derated
+    ((256, 256), 1.0), ((512, 64), 0.54), (None, 1.0),
+])
+def test_channel_efficiency_takes_the_least_measured_count_at_or_above(channels, expected):
+    assert channel_efficiency({64: 0.54, 128: 0.83}, channels) == expected
+    assert channel_efficiency({}, channels) == 1.0
+
+
+@pytest.mark.parametrize("cin, cout, share", [(64, 64, 0.5), (64, 256, 0.5), (256, 256, 1.0),
+                                              (3, 64, 1.0)])
+def test_few_channels_slow_the_tensor_work_by_the_measured_share(tmp_path, cin, cout, share):
+    x, w = f"tensor<8x16x16x{cin}xf16>", f"tensor<3x3x{cin}x{cout}xf16>"
+    y = f"tensor<8x16x16x{cout}xf16>"
+    (k,) = plan(tmp_path, f"    {conv('y', 'x', 'w', NHWC, f'({x}, {w}) -> {y}')}\n"
+                          f"    return %y : {y}", f"%x: {x}, %w: {w}", y)
+    assert k.conv_channels == (cin, cout)
+    times = []
+    for table in ({}, {"64": 0.5}):
+        hw = Hardware("t", 1e12, {"f16": 1e12}, 1e15, params={
+            "launch_overhead_s": 0.0, "conv_channel_efficiency": table})
+        times.append(get_estimator("fused_roofline", hw).kernel_cost(k)[0])
+    memory = 0.05 * k.bytes / (1e15 * 0.8)    # compute-bound: memory 0.95-overlapped
+    assert times[0] == pytest.approx(k.tensor_flops / 1e12 + memory)
+    assert times[1] == pytest.approx(k.tensor_flops / share / 1e12 + memory)
+
+
+@pytest.mark.parametrize("table", [{"64": 1.5}, {"64": 0}, {"x": 0.5}, {}, [0.5], {"0": 0.5}])
+def test_a_bad_channel_table_is_one_line(table):
+    from hespas_py.estimate.hardware import parse_params
+
+    with pytest.raises(HespasError, match="conv_channel_efficiency must be an object of positive"):
+        parse_params([f"conv_channel_efficiency={json.dumps(table)}"], "fused_roofline")

@@ -28,7 +28,9 @@ Params read from ``Hardware.params`` (each preset's values, with their public so
 kernel's atomic read-modify-writes reach; default ``memory_efficiency``), ``num_cores``,
 ``gemm_tile``, ``mxu_size``, ``conv_channel_padding``
 (time f16 convolutions with the channels XLA pads them to for tensor cores,
-`fusion.conv_channel_padding`; XLA does this on CUDA GPUs from Volta on), ``vector_op_cycles``
+`fusion.conv_channel_padding`; XLA does this on CUDA GPUs from Volta on),
+``conv_channel_efficiency`` (measured share of the tensor rate by a convolution's smaller
+channel count, `fusion.convolution.channel_efficiency`), ``vector_op_cycles``
 (the key of an XLA op profile, e.g. ``sm_90``: vector work weighted by each elementwise op's
 measured cycles, `fusion.op_cycles`; absent: one FLOP per element), plus roofline's
 ``f32_matmul_as_tf32``.
@@ -71,7 +73,7 @@ import hashlib
 import math
 from typing import ClassVar, Hashable, Mapping
 
-from hespas_py.checks import FRACTION, NON_NEGATIVE, SHARE, Number
+from hespas_py.checks import FRACTION, NON_NEGATIVE, SHARE, Number, Table
 from hespas_py.errors import HespasError
 from hespas_py.estimate.base import Estimate, Hardware, OpCost, register
 from hespas_py.estimate.cache import canonical_block_text
@@ -79,6 +81,7 @@ from hespas_py.estimate.fusion import (FLASH_BACKWARD, FLASH_FORWARD, GpuRules, 
                                        SCATTER,
                                        block_outputs, constant_values, plan_kernels,
                                        sunk_arguments)
+from hespas_py.estimate.fusion.convolution import channel_efficiency
 from hespas_py.estimate.fusion.op_cycles import PROFILES, vector_work
 from hespas_py.estimate.roofline import Roofline
 from hespas_py.mlir.ops import Op
@@ -123,11 +126,13 @@ class FusedRoofline(Roofline):
         "gemm_tile": Number(1, 1 << 16, integer=True),
         "mxu_size": Number(0, 1 << 16, integer=True),
         "conv_channel_padding": bool,
+        "conv_channel_efficiency": Table(FRACTION),
         "fused_attention": bool,
         "vector_op_cycles": str,
         **{p: bool for p in _GPU_RULES},
         **{f"{p}_source": str for p in (*_NUMERIC_PARAMS, *_ATTENTION_PARAMS, "num_cores",
-                                        "mxu_size", "conv_channel_padding", "vector_op_cycles",
+                                        "mxu_size", "conv_channel_padding",
+                                        "conv_channel_efficiency", "vector_op_cycles",
                                         *_GPU_RULES)},
     }
 
@@ -146,6 +151,9 @@ class FusedRoofline(Roofline):
         self.tile = int(params["gemm_tile"])
         self.mxu = int(params["mxu_size"])
         self.conv_padding = bool(hardware.params.get("conv_channel_padding", False))
+        #: Smaller channel count measured -> share of the tensor rate (`channel_efficiency`).
+        self.conv_channel_eff = {int(k): float(v) for k, v in
+                                 hardware.params.get("conv_channel_efficiency", {}).items()}
         self.fused_attention = bool(hardware.params.get("fused_attention", False))
         profile = hardware.params.get("vector_op_cycles")
         if profile is not None and profile not in PROFILES:
@@ -266,8 +274,9 @@ class FusedRoofline(Roofline):
                     rate * self.attention_eff[kernel.gemm_kind] * self.flash_waves(kernel.gemm_mnk))
             else:
                 padding = kernel.channel_padding if self.conv_padding else 1.0
+                channels = channel_efficiency(self.conv_channel_eff, kernel.conv_channels)
                 compute_s += kernel.tensor_flops * padding / (
-                    rate * self.tensor_eff * self.wave_efficiency(kernel.gemm_mnk))
+                    rate * self.tensor_eff * channels * self.wave_efficiency(kernel.gemm_mnk))
         scatter = kernel.part == SCATTER or (kernel.kind is Kind.OPAQUE and any(
             op.short_name == "scatter" for op in kernel.ops))
         memory_s = kernel.bytes / (self.scatter_bandwidth if scatter else self.bandwidth)

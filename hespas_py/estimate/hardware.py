@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from hespas_py.checks import Number
+from hespas_py.checks import Number, Table
 from hespas_py.errors import HespasError, unknown_preset
 from hespas_py.estimate.base import Hardware, estimator_class
 from hespas_py.resources import shipped
@@ -180,9 +180,10 @@ _PARAM_CHECKS: Mapping[type, Callable[[Any], str | None]] = {
 }
 
 
-def _param_rule(kind: type | Number) -> Field:
-    """The rule of an estimator param: its `Number` range, or any finite value of its type."""
-    return Field(kind.problem if isinstance(kind, Number) else _PARAM_CHECKS[kind])
+def _param_rule(kind: type | Number | Table) -> Field:
+    """The rule of an estimator param: its `Number` range or `Table`, or any finite value of its
+    type."""
+    return Field(kind.problem if isinstance(kind, (Number, Table)) else _PARAM_CHECKS[kind])
 
 
 def _check(section: Mapping[str, Any], rules: Mapping[str, Field], source: str,

@@ -1,10 +1,11 @@
-"""cuDNN convolution rules XLA's GPU compiler applies (call kind, channel padding) and the GEMM
-shape of a dot or convolution, for wave quantization and matrix-unit padding."""
+"""cuDNN convolution rules XLA's GPU compiler applies (call kind, channel padding), the share of
+the tensor rate a convolution of few channels reaches, and the GEMM shape of a dot or
+convolution, for wave quantization and matrix-unit padding."""
 
 from __future__ import annotations
 
 import math
-from typing import Sequence
+from typing import Mapping, Sequence
 
 from hespas_py.estimate.costs import op_work
 from hespas_py.mlir.ops import Op
@@ -101,6 +102,23 @@ def conv_kind(op: Op, reversed_kernel: bool) -> str:
     return CONV_FORWARD
 
 
+def conv_channels(op: Op, kind: str) -> tuple[int, int] | None:
+    """(input, output) channels of the forward convolution a ``convolution`` of cuDNN call
+    ``kind`` computes or differentiates; None without dimension numbers."""
+    numbers = op.attrs.get("dimension_numbers") or {}
+    if not numbers or not op.result_types or not op.operand_types:
+        return None
+    lhs, out = op.operand_types[0], op.result_types[0]
+    if kind == CONV_BACKWARD_INPUT:
+        return (out.shape[numbers["output_feature_dimension"]],
+                lhs.shape[numbers["input_feature_dimension"]])
+    if kind == CONV_BACKWARD_FILTER:
+        return (out.shape[numbers["output_batch_dimension"]],
+                out.shape[numbers["output_feature_dimension"]])
+    return (lhs.shape[numbers["input_feature_dimension"]],
+            out.shape[numbers["output_feature_dimension"]])
+
+
 def conv_channel_padding(op: Op, kind: str) -> float:
     """Tensor-unit work of an f16 convolution after XLA pads its channels for tensor cores,
     relative to the unpadded work (``cudnn_pad_for_convolutions.cc``).
@@ -110,21 +128,12 @@ def conv_channel_padding(op: Op, kind: str) -> float:
     multiples of 8 unless that grows an operand by more than 35% (then no padding). Other
     element types and grouped convolutions are not padded.
     """
-    numbers = op.attrs.get("dimension_numbers") or {}
-    if (not numbers or not op.result_types or op.result_types[0].dtype != "f16"
+    channels = conv_channels(op, kind)
+    if (channels is None or op.result_types[0].dtype != "f16"
             or (op.attrs.get("feature_group_count") or 1) > 1
             or (op.attrs.get("batch_group_count") or 1) > 1):
         return 1.0
-    lhs, out = op.operand_types[0], op.result_types[0]
-    if kind == CONV_BACKWARD_INPUT:
-        cin = out.shape[numbers["output_feature_dimension"]]
-        cout = lhs.shape[numbers["input_feature_dimension"]]
-    elif kind == CONV_BACKWARD_FILTER:
-        cin = out.shape[numbers["output_batch_dimension"]]
-        cout = out.shape[numbers["output_feature_dimension"]]
-    else:
-        cin = lhs.shape[numbers["input_feature_dimension"]]
-        cout = out.shape[numbers["output_feature_dimension"]]
+    cin, cout = channels
     if cin == 3 and cout in (32, 64):
         return 4 / 3
 
@@ -133,3 +142,20 @@ def conv_channel_padding(op: Op, kind: str) -> float:
 
     growth = align(cin) * align(cout) / max(cin * cout, 1)
     return growth if growth <= _MAX_PADDING_GROWTH else 1.0
+
+
+def channel_efficiency(table: Mapping[int, float], channels: tuple[int, int] | None) -> float:
+    """The share of its tensor-unit rate a convolution reaches, by the smaller of its channel
+    counts ``c``: ``table[k]`` for the least measured count ``k >= c`` when ``c > k / 2``; 1.0
+    where nothing measured applies (no table, no channels, ``c`` far below or above every ``k``).
+
+    A convolution's implicit GEMM has the channel counts as its N (output) and part of its K
+    (input x window) dimension: with few channels a tensor-core tile does little work per byte
+    it loads, and the measured rates fall (the presets' ``conv_channel_efficiency`` and its
+    source: a microbenchmark of each 3x3 convolution of ResNet-18 alone).
+    """
+    if not table or channels is None:
+        return 1.0
+    smaller = min(channels)
+    fits = [k for k in table if k >= smaller and smaller * 2 > k]
+    return table[min(fits)] if fits else 1.0

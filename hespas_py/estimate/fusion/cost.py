@@ -11,8 +11,8 @@ from typing import Collection, Iterator, Sequence
 from hespas_py.estimate.costs import op_work
 from hespas_py.estimate.library_calls import LibraryCall, library_call
 from hespas_py.estimate.fusion.attention import flash_kernel
-from hespas_py.estimate.fusion.convolution import (conv_channel_padding, conv_kind, dot_mnk,
-                                                   gemm_mnk)
+from hespas_py.estimate.fusion.convolution import (conv_channel_padding, conv_channels, conv_kind,
+                                                   dot_mnk, gemm_mnk)
 from hespas_py.estimate.fusion.kernel import FLASH_BACKWARD, FLASH_FORWARD, Kernel, Kind
 from hespas_py.estimate.fusion.planner import GpuRules, Planner
 from hespas_py.estimate.fusion.select_and_scatter import expanded_kernels
@@ -68,6 +68,7 @@ def _kernels_of(planner: Planner, g: int, members: list[int], repeat: float) -> 
         gemm_kind=gemm_kind, dot_mnk=dot_mnk(gemm) if gemm is not None else None,
         channel_padding=(conv_channel_padding(gemm, gemm_kind)
                          if gemm_kind.startswith("conv") else 1.0),
+        conv_channels=conv_channels(gemm, gemm_kind) if gemm_kind.startswith("conv") else None,
         anchors=tuple({id(planner.nodes[m].anchor): planner.nodes[m].anchor
                        for m in members}.values()), count=repeat,
         fallback=any(w.fallback for w in works), notes=notes)

@@ -43,6 +43,8 @@ class Kernel:
             it holds no dot_general (a flash kernel keeps None: its head dim is in ``gemm_mnk``).
         channel_padding: tensor-unit work of its convolution once cuDNN pads the channels
             (`conv_channel_padding`), relative to the unpadded work; 1.0 when not padded.
+        conv_channels: (input, output) channels of the forward convolution it computes or
+            differentiates (`conv_channels`); None when it holds no convolution.
         anchors: the ops of the planned sequence its ops belong to (an op inside an inlined call
             or a loop body belongs to the call or loop op), in program order.
         count: how many times it is launched (the trip counts of enclosing loops).
@@ -63,6 +65,7 @@ class Kernel:
     gemm_kind: str = ""
     dot_mnk: tuple[int, int, int] | None = None
     channel_padding: float = 1.0
+    conv_channels: tuple[int, int] | None = None
     anchors: tuple[Op, ...] = ()
     count: float = 1.0
     fallback: bool = False
