@@ -237,9 +237,11 @@ def run(config: str, mlir_file: Optional[Path], output: Optional[Path], split_fn
     from hespas_py.pipeline import GenConfig, generate
 
     _setup_logging(log_level, log_path)
-    from hespas_py.sim.config import Machine
+    machine = None
+    if system_config:  # the simulator's modules load only for a run that simulates
+        from hespas_py.sim.config import Machine
 
-    machine = Machine.load(system_config) if system_config else None
+        machine = Machine.load(system_config)
     settings = GenConfig.from_config(
         config, mlir_file=mlir_file, output_dir=output,
         split_strategy=split_fn.strip().lower() if split_fn else None, merge=merge,
