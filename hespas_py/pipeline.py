@@ -305,6 +305,8 @@ def _warn_assumed_trips(graph: BlockGraph, loop_trips: int) -> None:
 
 def _summary(config: GenConfig, source: str, stats: Mapping[str, Any], traces,
              timings: Mapping[str, float], top: int = 5) -> dict[str, Any]:
+    from hespas_py.estimate.dispatch import DISPATCH
+
     return {
         "output_dir": str(config.output_dir),
         "mlir_file": source,
@@ -316,6 +318,7 @@ def _summary(config: GenConfig, source: str, stats: Mapping[str, Any], traces,
             if k in ("merge", "block_lim", "combine_threshold", "collective_rewrites")}},
         "num_devices": traces.num_devices,
         "compute_estimate_s": stats["runtime_s"],
+        "host_dispatch_s": stats["per_op"].get(DISPATCH, {}).get("time_s", 0.0),
         "flops_utilization": stats["flops_utilization"],
         "memory_bandwidth_utilization": stats["memory_bandwidth_utilization"],
         "nodes_per_device": traces.nodes[0] if traces.nodes else {},

@@ -67,6 +67,8 @@ def test_the_pipeline_adds_the_preset_dispatch_to_the_step(tiny, tmp_path):
     difference = with_cost.stats["runtime_s"] - without.stats["runtime_s"]
     assert difference == pytest.approx(expected, rel=1e-9)
     assert DISPATCH in with_cost.stats["per_op"] and DISPATCH not in without.stats["per_op"]
+    assert with_cost.summary["host_dispatch_s"] == pytest.approx(expected)
+    assert without.summary["host_dispatch_s"] == 0.0
     stats = json.loads((tmp_path / "with" / "module_stats.json").read_text())
     assert stats["per_op"][DISPATCH]["time_s"] == pytest.approx(expected)
     micros = with_cost.stats["traces"]["compute_micros"] - without.stats["traces"]["compute_micros"]

@@ -92,7 +92,9 @@ def print_summary(summary: Mapping[str, Any]) -> None:
         ("split", " ".join([split["strategy"], *(f"{k}={v}" for k, v in split.items()
                                                   if k != "strategy")])),
         ("devices", str(summary["num_devices"])),
-        ("compute estimate", f"{summary['compute_estimate_s'] * 1e3:,.3f} ms per step"),
+        ("compute estimate", f"{summary['compute_estimate_s'] * 1e3:,.3f} ms per step"
+         + (f" (host dispatch {summary['host_dispatch_s'] * 1e3:,.3f} ms)"
+            if summary["host_dispatch_s"] else "")),
         ("FLOPS utilisation", f"{summary['flops_utilization']:.3f}"),
         ("memory BW utilisation", f"{summary['memory_bandwidth_utilization']:.3f}"),
         ("peak memory", memory_line(summary["memory"])),
