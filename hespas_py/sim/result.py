@@ -60,11 +60,14 @@ class SimResult:
       devices: one entry per NPU, in NPU order.
       backend: ``builtin`` or ``astra-sim``.
       replicated: True when identical symmetric devices were simulated once and replicated.
+      timed_collectives: True when every NPU was replayed with each distinct collective
+        simulated once (`hespas_py.sim.gang`).
     """
 
     devices: tuple[DeviceResult, ...]
     backend: str = "builtin"
     replicated: bool = False
+    timed_collectives: bool = False
 
     @property
     def step_time_ns(self) -> int:

@@ -8,6 +8,7 @@ from typing import Mapping, Sequence
 from hespas_py.errors import HespasError
 from hespas_py.gc_pause import gc_paused
 from hespas_py.sim.errors import Rejected
+from hespas_py.sim.gang import gang_plan, run_gang
 from hespas_py.sim.inputs import load_comm_groups
 from hespas_py.sim.machine import NetworkConfig, RemoteMemoryConfig, SystemConfig
 from hespas_py.sim.replicate import NotSymmetric, run_replicated
@@ -63,7 +64,8 @@ def simulate(traces: TraceSet, system: SystemConfig, network: NetworkConfig, *,
       comm_groups: comm_group.json path or ``{group id: ranks}``, for nodes with pg_name.
       remote_memory: accepted for parity with ASTRA-sim; MEM nodes are rejected at load.
       replicate: simulate symmetric NPUs once (traces identical but for the groups they name;
-        see `hespas_py.sim.replicate`); False simulates every NPU.
+        see `hespas_py.sim.replicate`), or, where they differ only in their sends and receives,
+        each distinct collective once (`hespas_py.sim.gang`); False simulates everything.
 
     Raises:
       HespasError: unreadable input, or a trace set ASTRA-sim rejects, crashes or stalls on.
@@ -79,6 +81,12 @@ def simulate(traces: TraceSet, system: SystemConfig, network: NetworkConfig, *,
             if layouts is not None:
                 try:
                     return run_replicated(resolved, layouts, system, network, groups)
+                except NotSymmetric:
+                    pass
+            plan = gang_plan(resolved, system, network, groups) if replicate else None
+            if plan is not None:
+                try:
+                    return run_gang(resolved, plan, system, network, groups)
                 except NotSymmetric:
                     pass
             return SimResult(tuple(w.result()
