@@ -77,18 +77,13 @@ def simulate(traces: TraceSet, system: SystemConfig, network: NetworkConfig, *,
     try:
         _check_setup(system, network, groups)
         with gc_paused():
-            layouts = group_layouts(resolved, system, network, groups) if replicate else None
-            if layouts is not None:
-                try:
-                    return run_replicated(resolved, layouts, system, network, groups)
-                except NotSymmetric:
-                    pass
-            plan = gang_plan(resolved, system, network, groups) if replicate else None
-            if plan is not None:
-                try:
-                    return run_gang(resolved, plan, system, network, groups)
-                except NotSymmetric:
-                    pass
+            for plan_of, run in ((group_layouts, run_replicated), (gang_plan, run_gang)):
+                plan = plan_of(resolved, system, network, groups) if replicate else None
+                if plan is not None:
+                    try:
+                        return run(resolved, plan, system, network, groups)
+                    except NotSymmetric:
+                        pass
             return SimResult(tuple(w.result()
                                    for w in run_full(resolved, system, network, groups)))
     except Rejected as exc:
