@@ -81,3 +81,24 @@ def test_unlike_collectives_or_no_sends_leave_it_to_the_other_runs(tmp_path):
     assert collectives_only(traces[1]) is None
     assert gang_plan(traces, system(), RING4, {}) is None              # no collective: full run
     assert not _simulate(only_sends).timed_collectives
+
+
+def test_simulate_command_says_so_and_full_runs_everything(tmp_path):
+    from typer.testing import CliRunner
+
+    from hespas_py.cli.main import app
+    from test_sim_cli import RING4_YML, SYSTEM_JSON
+
+    out = _write(tmp_path / "t", PERMUTE_LEAVING_ONE_OUT, times=[2e-6, 5e-6, 3e-6, 1e-6])
+    folder = tmp_path / "machine"
+    folder.mkdir()
+    (folder / "network.yml").write_text(RING4_YML)
+    (folder / "system.json").write_text(SYSTEM_JSON)
+    runner = CliRunner()
+    timed = runner.invoke(app, ["simulate", str(out / "dev"), "--system", str(folder)])
+    assert timed.exit_code == 0, timed.output
+    assert "simulated once" in timed.output
+    full = runner.invoke(app, ["simulate", str(out / "dev"), "--system", str(folder), "--full"])
+    assert full.exit_code == 0 and "simulated once" not in full.output
+    assert timed.output.split("step time:")[1].split()[0] == \
+        full.output.split("step time:")[1].split()[0]

@@ -44,6 +44,10 @@ def _print_table(result: SimResult) -> None:
     console = Console()
     console.print(table)
     console.print(f"step time: {result.step_time_ns:,} ns ({result.step_time_ns / 1e6:.3f} ms)")
+    if result.timed_collectives:
+        console.print("Each distinct collective was simulated once and timed from its last "
+                      "member's issue (traces differ only in sends and receives); --full "
+                      "simulates them all.")
     if cpu_ops:
         console.print("CPU ops (is_cpu_op) ran beside GPU compute; exposed comm counts their time. "
                       "For an NPU that ran one, ASTRA-sim 518bd51 prints only the finish time and "
@@ -85,6 +89,8 @@ def simulate_command(
     backend: str = typer.Option("builtin", "--backend", help="builtin or astra-sim."),
     astra_sim: Optional[str] = typer.Option(None, "--astra-sim", help="ASTRA-sim analytical "
                                             "congestion-unaware binary (for --backend astra-sim)."),
+    full: bool = typer.Option(False, "--full", help="Simulate every NPU and every collective: "
+                              "no replicated NPUs, no collective timed once (slower)."),
 ) -> None:
     """Simulate a Chakra trace set with ASTRA-sim's analytical network semantics."""
     from hespas_py.sim.config import load_setup, resolve_system_files
@@ -97,7 +103,8 @@ def simulate_command(
     setup = load_setup(files)
     groups = _comm_groups(prefix, comm_groups)
     if backend == "builtin":
-        result = simulate(prefix, setup.system, setup.network, comm_groups=groups)
+        result = simulate(prefix, setup.system, setup.network, comm_groups=groups,
+                          replicate=not full)
     else:
         result = _run_astra_sim(astra_sim, prefix, files, groups, setup.network.num_npus)
     if timeline is not None:
