@@ -141,17 +141,15 @@ def _factory_spec(step: Callable) -> str:
 def _lowered_text(lowered: Any, scratch: Path) -> str:
     """StableHLO of the per-device program of a ``jax.stages.Lowered``: its own module on one
     device; on several, XLA's module after the SPMD partitioner, compiled in this process."""
-    from hespas_py.export.exporter import _partitions, compile_step
-    from hespas_py.export.partition import DUMP_OPTIONS, read_dump
-    from hespas_py.export.stablehlo import hlo_text_to_stablehlo
+    from hespas_py.export.exporter import _partitions
+    from hespas_py.export.partition import compile_with_dump, dumped_stablehlo
 
     devices = _partitions(lowered)
     if devices == 1:
         return lowered.as_text()
     dump = scratch / "dump"
-    compile_step(lowered, {"xla_dump_to": str(dump), **DUMP_OPTIONS}, "lowered step")
-    return hlo_text_to_stablehlo(read_dump(dump, True, "lowered step"), num_devices=devices,
-                                 drop_copies=True)
+    compile_with_dump(lowered, dump, "lowered step")
+    return dumped_stablehlo(dump, devices, "lowered step")
 
 
 def _module_file(step: Any, devices: int | None, kwargs: Mapping[str, Any],

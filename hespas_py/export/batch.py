@@ -67,9 +67,9 @@ def export_many(spec: str, jobs: Sequence[ExportJob]) -> list[str | HespasError]
 def _export_child(spec: str, job: Mapping[str, Any], dump_dir: Path, out: Path) -> None:
     """Lower the job's step, compile it in a thread until the post-partitioner dump is complete,
     write its StableHLO to ``out``."""
-    from hespas_py.export.exporter import compile_step, lower_step
-    from hespas_py.export.partition import DUMP_OPTIONS, NEXT_PASS, POLL_S, read_dump
-    from hespas_py.export.stablehlo import hlo_text_to_stablehlo
+    from hespas_py.export.exporter import lower_step
+    from hespas_py.export.partition import (POLL_S, compile_with_dump, dump_complete,
+                                            dumped_stablehlo)
 
     devices = job["devices"]
     lowered = lower_step(spec, devices, job["kwargs"])
@@ -77,19 +77,17 @@ def _export_child(spec: str, job: Mapping[str, Any], dump_dir: Path, out: Path) 
 
     def compile_it() -> None:
         try:
-            compile_step(lowered, {"xla_dump_to": str(dump_dir), **DUMP_OPTIONS}, spec)
+            compile_with_dump(lowered, dump_dir, spec)
         except BaseException as exc:  # noqa: BLE001 - reported by the main thread
             failure.append(exc)
 
     thread = threading.Thread(target=compile_it, daemon=True)
     thread.start()
-    while not any(dump_dir.glob(f"*.after_{NEXT_PASS}.*")) and thread.is_alive():
+    while not dump_complete(dump_dir) and thread.is_alive():
         time.sleep(POLL_S)
     if failure:
         raise failure[0]
-    text = hlo_text_to_stablehlo(read_dump(dump_dir, devices > 1, spec), num_devices=devices,
-                                 drop_copies=True)
-    out.write_text(text)
+    out.write_text(dumped_stablehlo(dump_dir, devices, spec))
 
 
 def _run_child(spec: str, job: Mapping[str, Any], scratch: Path, index: int) -> None:

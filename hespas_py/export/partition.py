@@ -43,6 +43,28 @@ def post_spmd_hlo(spec: str, num_devices: int, kwargs: Mapping[str, Any] | None 
         return read_dump(dump_dir, num_devices > 1, spec)
 
 
+def compile_with_dump(lowered: Any, dump_dir: Path | str, spec: str) -> None:
+    """Compile ``lowered`` with XLA dumping the modules around its partitioner into
+    ``dump_dir``."""
+    from hespas_py.export.exporter import compile_step
+
+    compile_step(lowered, {"xla_dump_to": str(dump_dir), **DUMP_OPTIONS}, spec)
+
+
+def dump_complete(dump_dir: Path) -> bool:
+    """Whether the post-partitioner dump in ``dump_dir`` is complete: the next pass's is there."""
+    return any(dump_dir.glob(f"*.after_{NEXT_PASS}.*"))
+
+
+def dumped_stablehlo(dump_dir: Path, num_devices: int, spec: str) -> str:
+    """StableHLO of the per-device module a compile in this process dumped into ``dump_dir``
+    (`read_dump`)."""
+    from hespas_py.export.stablehlo import hlo_text_to_stablehlo
+
+    return hlo_text_to_stablehlo(read_dump(dump_dir, num_devices > 1, spec),
+                                 num_devices=num_devices, drop_copies=True)
+
+
 def run_until_dumped(command: list[str], dump_dir: Path, errors: Path, spec: str) -> None:
     """Run the child compile ``command`` until the post-partitioner dump in ``dump_dir`` is
     complete (or the child ended), then kill it; a failed child is bad input, its ``error:``
@@ -63,7 +85,7 @@ def run_until_dumped(command: list[str], dump_dir: Path, errors: Path, spec: str
 def _wait_for_dump(child: subprocess.Popen, dump_dir: Path) -> int:
     """0 once the post-partitioner dump is complete, else the child's exit status when it ends."""
     while True:
-        if any(dump_dir.glob(f"*.after_{NEXT_PASS}.*")):
+        if dump_complete(dump_dir):
             return 0
         status = child.poll()
         if status is not None:
@@ -82,10 +104,9 @@ def read_dump(dump_dir: Path, partitioned: bool, spec: str) -> str:
 def _dump_post_spmd(spec: str, num_devices: int, dump_dir: str,
                    kwargs: Mapping[str, Any] | None = None) -> None:
     """The child: lower the step and compile it with the dump options."""
-    from hespas_py.export.exporter import compile_step, lower_step
+    from hespas_py.export.exporter import lower_step
 
-    lowered = lower_step(spec, num_devices, kwargs)
-    compile_step(lowered, {"xla_dump_to": dump_dir, **DUMP_OPTIONS}, spec)
+    compile_with_dump(lower_step(spec, num_devices, kwargs), dump_dir, spec)
 
 
 if __name__ == "__main__":
