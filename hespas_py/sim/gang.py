@@ -74,7 +74,7 @@ class _Gang:
 
     def __init__(self, times: CollectiveTimes, num_npus: int) -> None:
         self.times = times
-        self.everyone = tuple(range(num_npus))
+        self.num_npus = num_npus
         self.waiting: dict[tuple[int, int | None], list[tuple[Workload, int]]] = {}
 
     def arrive(self, workload: Workload, position: int, ordinal: int,
@@ -83,8 +83,7 @@ class _Gang:
         key = (ordinal, group.id if group is not None else None)
         waiting = self.waiting.setdefault(key, [])
         waiting.append((workload, position))
-        members = group.members if group is not None else self.everyone
-        if len(waiting) < len(members):
+        if len(waiting) < (len(group.members) if group is not None else self.num_npus):
             return
         del self.waiting[key]
         duration = self.times.duration(ordinal, at_start=workload.sys.queue.now == 0)
