@@ -205,11 +205,16 @@ def _split(value: Any, source: str) -> Split:
         raise HespasError(f"{source}: split: {exc}") from None
     if split.block_lim is not None:
         Number(1, integer=True).check(split.block_lim, source, "split.block_lim")
-    if split.merge is not None and not isinstance(split.merge, bool):
-        raise HespasError(f"{source}: split.merge must be true or false")
-    if split.collective_rewrites is not None and not isinstance(split.collective_rewrites, bool):
-        raise HespasError(f"{source}: split.collective_rewrites must be true or false")
+    for key in ("merge", "collective_rewrites"):
+        if getattr(split, key) is not None:
+            _check_flag(getattr(split, key), source, f"split.{key}")
     return split
+
+
+def _check_flag(value: Any, source: str, key: str) -> None:
+    """A spec's true/false value (`HespasError` naming ``key`` otherwise)."""
+    if not isinstance(value, bool):
+        raise HespasError(f"{source}: {key} must be true or false")
 
 
 def read_spec_file(path: Path) -> dict[str, Any]:
@@ -250,6 +255,5 @@ def spec_from_doc(doc: Mapping[str, Any], path: Path) -> SweepSpec:
     for name, setup in systems.items():
         check_dimensions(variants, len(setup.network.npus_count), name, source)
     fits_only = doc.get("fits_only", False)
-    if not isinstance(fits_only, bool):
-        raise HespasError(f"{source}: fits_only must be true or false")
+    _check_flag(fits_only, source, "fits_only")
     return SweepSpec(path, workloads, nodes, systems, estimators, split, variants, fits_only)
