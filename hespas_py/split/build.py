@@ -83,6 +83,7 @@ def _analyse(program: Program, groups: Sequence[Sequence[int]]) -> tuple[list[_G
     free = program.nested  # values without a producer come from outside: resolve per instance
     constant_values = program.constant_values
     escaping = set(program.returned)
+    untyped = False  # whether a captured value's type is still to be looked up
     reads = []
     for block_id, group in enumerate(groups):
         deps: set[int] = set()
@@ -91,8 +92,10 @@ def _analyse(program: Program, groups: Sequence[Sequence[int]]) -> tuple[list[_G
         for position in group:
             op = ops[position]
             pairs = zip(op.operands, op.operand_types)
-            for value, vtype in (*pairs, *((c, None) for c in op.captures)) if op.captures \
-                    else pairs:
+            if op.captures:
+                pairs = (*pairs, *((c, None) for c in op.captures))
+                untyped = True
+            for value, vtype in pairs:
                 if value in inputs:
                     continue
                 source = producer.get(value, -1)
@@ -110,6 +113,7 @@ def _analyse(program: Program, groups: Sequence[Sequence[int]]) -> tuple[list[_G
         escaping.update(inputs)
         reads.append((sorted(deps), late, inputs))
     analysed = []
+    is_collective = program.collective.__getitem__
     for block_id, group in enumerate(groups):
         deps, late, inputs = reads[block_id]
         if deps and deps[-1] >= block_id:
@@ -121,12 +125,14 @@ def _analyse(program: Program, groups: Sequence[Sequence[int]]) -> tuple[list[_G
             for value, vtype in zip(op.results, op.result_types):
                 if value in escaping:
                     outputs.append(vtype)
-        types = [t if t is not None else program.type_of(v) for v, t in inputs.items()]
-        if None in types:
-            types = [t for t in types if t is not None]
+        if untyped:
+            types = tuple(t for t in (t if t is not None else program.type_of(v)
+                                      for v, t in inputs.items()) if t is not None)
+        else:
+            types = tuple(inputs.values())
         loop = group[0] if block_id in loop_groups else -1
-        collective = all(program.collective[p] for p in group)
-        analysed.append(_Group(block_ops, deps, late, collective, tuple(types), tuple(outputs), loop))
+        collective = all(map(is_collective, group))
+        analysed.append(_Group(block_ops, deps, late, collective, types, tuple(outputs), loop))
     return analysed, block_of
 
 
