@@ -75,6 +75,20 @@ def bench(label: str, args: list[str], repeat: int, ops: int, hespas_s: float | 
               f"(median {hespas_s / median:.1f}x)")
 
 
+def interpreter_start_up(repeat: int) -> tuple[float, float]:
+    """Best wall time of a bare ``python -c pass``, with and without ``site`` (-S): the fixed cost
+    under every run above, and the part of it this machine's ``.pth`` hooks add."""
+    def best(*flags: str) -> float:
+        times = []
+        for _ in range(repeat):
+            start = time.perf_counter()
+            subprocess.run([sys.executable, *flags, "-c", "pass"], check=True)
+            times.append(time.perf_counter() - start)
+        return min(times)
+
+    return best(), best("-S")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3)
@@ -84,6 +98,9 @@ def main() -> None:
     # Time the package as installed, bytecode compiled: under PYTHONDONTWRITEBYTECODE a checkout
     # would recompile every module in every timed run.
     compileall.compile_dir(REPO / "hespas_py", quiet=1)
+    with_site, bare = interpreter_start_up(max(options.repeat, 5))
+    print(f"interpreter start-up: {with_site:.3f} s, of which site hooks {with_site - bare:.3f} s "
+          "(part of every wall time below)")
     with tempfile.TemporaryDirectory(prefix="hespas-bench-") as tmp:
         out = str(Path(tmp) / "out")
         common = ["A100_SXM_40GB", "--output", out, "--clean", "--estimator", "roofline"]
