@@ -16,6 +16,7 @@ from hespas_py.estimate.fusion.convolution import (conv_channel_padding, conv_ch
 from hespas_py.estimate.fusion.kernel import FLASH_BACKWARD, FLASH_FORWARD, Kernel, Kind
 from hespas_py.estimate.fusion.planner import GpuRules, Planner
 from hespas_py.estimate.fusion.select_and_scatter import expanded_kernels
+from hespas_py.estimate.fusion.tree_reduction import split_kernels
 from hespas_py.estimate.fusion.scope import IN_PLACE, OpClass, Scope
 from hespas_py.estimate.work import TENSOR
 from hespas_py.mlir.ops import Op, Region, TensorType
@@ -79,6 +80,8 @@ def _kernels_of(planner: Planner, g: int, members: list[int], repeat: float) -> 
     elif (len(ops) == 1 and ops[0].short_name == "select_and_scatter"
           and planner.rules.select_and_scatter_expansion):
         return expanded_kernels(kernel)
+    elif planner.rules.tree_reduction:
+        return split_kernels(kernel)
     return [kernel]
 
 

@@ -82,11 +82,15 @@ class GpuRules:
         cublas_gemm_operands: dots run as cuBLAS calls, which read their operands as stored:
             a ``convert`` feeding a dot is computed (and its narrower result written) by its
             producer's kernel or a kernel of its own, never inside the GEMM.
+        tree_reduction: a reduction too large for one race-free kernel runs as a reduction to
+            partial results and kernels reducing the partials (`tree_reduction`;
+            ``TreeReductionRewriter``).
     """
 
     triton_normalization: bool = False
     select_and_scatter_expansion: bool = False
     cublas_gemm_operands: bool = False
+    tree_reduction: bool = False
 
 
 @dataclass(slots=True)
