@@ -15,6 +15,7 @@ from hespas_py.estimate.fusion import (
     CONV_BACKWARD_FILTER, CONV_BACKWARD_INPUT, CONV_FORWARD, Kind, conv_channel_padding,
     plan_kernels)
 from hespas_py.estimate.fusion.convolution import channel_efficiency
+from hespas_py.estimate.hardware import load_hardware
 from hespas_py.mlir.reader import load_module
 from hespas_py.split.program import program_ops
 
@@ -205,3 +206,19 @@ def test_a_bad_channel_table_is_one_line(table):
 
     with pytest.raises(HespasError, match="conv_channel_efficiency must be an object of positive"):
         parse_params([f"conv_channel_efficiency={json.dumps(table)}"], "fused_roofline")
+
+
+def test_the_h100_preset_times_the_stem_convolution_as_measured_alone(tmp_path):
+    """The 7x7 stride-2 stem of ResNet on 224x224 RGB images at batch 256 (3 channels, padded to
+    4): the H100 preset's time matches its microbenchmark (``conv_shapes.json``: 464.6 us
+    forward), where full tensor-unit efficiency would make it memory-bound at about 190 us."""
+    x, w = "tensor<256x224x224x3xf16>", "tensor<7x7x3x64xf16>"
+    y = "tensor<256x112x112x64xf16>"
+    window = "stride = [2, 2], pad = [[3, 3], [3, 3]], lhs_dilate = [1, 1], rhs_dilate = [1, 1]"
+    stem = conv('y', 'x', 'w', NHWC, f'({x}, {w}) -> {y}', window)
+    (k,) = plan(tmp_path, f"    {stem}\n    return %y : {y}", f"%x: {x}, %w: {w}", y)
+    assert k.conv_channels == (3, 64)
+    hardware = load_hardware("H100_80GB", "fused_roofline")
+    assert hardware.params["conv_channel_efficiency"]["3"] == 0.22
+    time_s = get_estimator("fused_roofline", hardware).kernel_cost(k)[0]
+    assert time_s == pytest.approx(464.6e-6, rel=0.03)
