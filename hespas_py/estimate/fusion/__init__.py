@@ -38,7 +38,8 @@ own; a ``while`` repeats its kernels ``trip_count`` times (its loop-invariant co
 
 XLA's GPU-only rewrites (`GpuRules`, on for the NVIDIA node presets): row normalizations as
 Triton kernels (`normalization`), ``select_and_scatter`` as its expander's three kernels
-(`select_and_scatter`), dot operand converts kept out of cuBLAS GEMMs. cuBLAS/cuDNN custom calls
+(`select_and_scatter`), dot operand converts kept out of cuBLAS GEMMs, reductions too large for
+one race-free kernel split into partial reductions (`tree_reduction`). cuBLAS/cuDNN custom calls
 are GEMM, convolution and flash-attention kernels (`hespas_py.estimate.library_calls`); every
 kernel has a class (`classes`) for comparison with GPU profiles.
 
