@@ -85,12 +85,17 @@ class GpuRules:
         tree_reduction: a reduction too large for one race-free kernel runs as a reduction to
             partial results and kernels reducing the partials (`tree_reduction`;
             ``TreeReductionRewriter``).
+        conv_input_pads: a forward convolution whose input XLA pads for cuDNN (uneven window
+            padding or input dilation: ``ConvPaddingLegalization``; channels padded for tensor
+            cores: ``CudnnPadForConvolutions``) reads that copy, written by a pad kernel
+            (`convolution.padded_input`).
     """
 
     triton_normalization: bool = False
     select_and_scatter_expansion: bool = False
     cublas_gemm_operands: bool = False
     tree_reduction: bool = False
+    conv_input_pads: bool = False
 
 
 @dataclass(slots=True)
