@@ -12,9 +12,11 @@ import pytest
 from hespas_py.errors import HespasError
 from hespas_py.estimate.base import Hardware, get_estimator
 from hespas_py.estimate.fusion import (
-    CONV_BACKWARD_FILTER, CONV_BACKWARD_INPUT, CONV_FORWARD, Kind, conv_channel_padding,
-    plan_kernels)
+    CONV_BACKWARD_FILTER, CONV_BACKWARD_INPUT, CONV_FORWARD, GpuRules, Kind,
+    conv_channel_padding, plan_kernels)
+from hespas_py.estimate.fusion.classes import kernel_class
 from hespas_py.estimate.fusion.convolution import channel_efficiency
+from hespas_py.estimate.hardware import load_hardware
 from hespas_py.mlir.reader import load_module
 from hespas_py.split.program import program_ops
 
@@ -33,12 +35,12 @@ def conv(result: str, lhs: str, rhs: str, numbers: str, types: str, window: str 
             f"window = {{{window}}} {GROUPS} : {types}")
 
 
-def plan(tmp_path: Path, body: str, args: str, results: str):
+def plan(tmp_path: Path, body: str, args: str, results: str, rules: GpuRules = GpuRules()):
     path = tmp_path / "m.mlir"
     path.write_text(f"module @m {{\n  func.func public @main({args}) -> ({results}) {{\n"
                     f"{body}\n  }}\n}}\n")
     ops, returned = program_ops(load_module(path))
-    return plan_kernels(ops, set(returned))
+    return plan_kernels(ops, set(returned), rules=rules)
 
 
 FORWARD = conv("y", "x", "w", NHWC, f"({X}, {W}) -> {DY}")
@@ -205,3 +207,55 @@ def test_a_bad_channel_table_is_one_line(table):
 
     with pytest.raises(HespasError, match="conv_channel_efficiency must be an object of positive"):
         parse_params([f"conv_channel_efficiency={json.dumps(table)}"], "fused_roofline")
+
+
+def test_the_h100_preset_times_the_stem_convolution_as_measured_alone(tmp_path):
+    """The 7x7 stride-2 stem of ResNet on 224x224 RGB images at batch 256 (3 channels, padded to
+    4): the H100 preset's time matches its microbenchmark (``conv_shapes.json``: 464.6 us
+    forward), where full tensor-unit efficiency would make it memory-bound at about 190 us."""
+    x, w = "tensor<256x224x224x3xf16>", "tensor<7x7x3x64xf16>"
+    y = "tensor<256x112x112x64xf16>"
+    window = "stride = [2, 2], pad = [[3, 3], [3, 3]], lhs_dilate = [1, 1], rhs_dilate = [1, 1]"
+    stem = conv('y', 'x', 'w', NHWC, f'({x}, {w}) -> {y}', window)
+    (k,) = plan(tmp_path, f"    {stem}\n    return %y : {y}", f"%x: {x}, %w: {w}", y)
+    assert k.conv_channels == (3, 64)
+    hardware = load_hardware("H100_80GB", "fused_roofline")
+    assert hardware.params["conv_channel_efficiency"]["3"] == 0.22
+    time_s = get_estimator("fused_roofline", hardware).kernel_cost(k)[0]
+    assert time_s == pytest.approx(464.6e-6, rel=0.03)
+
+
+@pytest.mark.parametrize("pad, padded_side", [("[[0, 1], [0, 1]]", 17), ("[[1, 1], [1, 1]]", None)])
+def test_uneven_padding_reads_a_padded_copy_of_the_input(tmp_path, pad, padded_side):
+    """A stride-2 3x3 convolution of a 16x16 image padded (0, 1): cuDNN takes symmetric padding
+    only, so XLA's ConvPaddingLegalization pads the input to 17x17 in a kernel of its own and
+    the call reads that copy; padded (1, 1) it reads its input as it is."""
+    y = "tensor<8x8x8x32xf16>"
+    window = f"stride = [2, 2], pad = {pad}, lhs_dilate = [1, 1], rhs_dilate = [1, 1]"
+    body = f"    {conv('y', 'x', 'w', NHWC, f'({X}, {W}) -> {y}', window)}\n    return %y : {y}"
+    (whole,) = plan(tmp_path, body, f"%x: {X}, %w: {W}", y)
+    kernels = plan(tmp_path, body, f"%x: {X}, %w: {W}", y,
+                   GpuRules(conv_input_pads=True))
+    if padded_side is None:
+        assert kernels == [whole]
+        return
+    pad_kernel, conv_kernel = kernels
+    unpadded, padded = 8 * 16 * 16 * 64 * 2, 8 * padded_side * padded_side * 64 * 2
+    assert kernel_class(pad_kernel) == "copy" and pad_kernel.flops == 0
+    assert pad_kernel.bytes == unpadded + padded
+    assert conv_kernel.bytes == whole.bytes - unpadded + padded
+    assert conv_kernel.tensor_flops == whole.tensor_flops
+
+
+def test_padded_channels_read_a_padded_copy_of_the_input(tmp_path):
+    """3-channel f16 images into 64 channels: XLA's CudnnPadForConvolutions pads the input to 4
+    channels with a pad kernel (the ResNet stem's ``f16[256,224,224,4]``)."""
+    x, w, y = "tensor<8x16x16x3xf16>", "tensor<3x3x3x64xf16>", "tensor<8x16x16x64xf16>"
+    body = f"    {conv('y', 'x', 'w', NHWC, f'({x}, {w}) -> {y}')}\n    return %y : {y}"
+    (whole,) = plan(tmp_path, body, f"%x: {x}, %w: {w}", y)
+    pad_kernel, conv_kernel = plan(tmp_path, body, f"%x: {x}, %w: {w}", y,
+                                   GpuRules(conv_input_pads=True))
+    unpadded, padded = 8 * 16 * 16 * 3 * 2, 8 * 16 * 16 * 4 * 2
+    assert kernel_class(pad_kernel) == "copy"
+    assert pad_kernel.bytes == unpadded + padded
+    assert conv_kernel.bytes == whole.bytes - unpadded + padded

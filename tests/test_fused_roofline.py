@@ -339,3 +339,34 @@ def test_a_leading_dynamic_slice_is_read_in_place_by_every_dot_it_feeds(tmp_path
     assert all(k.bytes == 3 * MiB + 8 for k in gemms)  # the 1 MiB slice, an operand, the result
     (inner,) = [k for k in kernels(path) if k.kind is not Kind.GEMM]
     assert [op.short_name for op in inner.ops] == ["dynamic_slice"]
+
+
+RELU_BACKWARD = f"""
+    %zero = stablehlo.constant dense<0.0> : tensor<f32>
+    %zh = stablehlo.constant dense<0.0> : tensor<f16>
+    %xf = stablehlo.convert %x : ({H}) -> {T}
+    %mb = stablehlo.broadcast_in_dim %m, dims = [1] : (tensor<512xf32>) -> {T}
+    %n = stablehlo.subtract %xf, %mb : {T}
+    %nh = stablehlo.convert %n : ({T}) -> {H}
+    %c = stablehlo.compare GT, %nh, %t : ({H}, {H}) -> tensor<512x512xi1>
+    %zb = stablehlo.broadcast_in_dim %zh, dims = [] : (tensor<f16>) -> {H}
+    %s = stablehlo.select %c, %dy, %zb : tensor<512x512xi1>, {H}
+    %sf = stablehlo.convert %s : ({H}) -> {T}
+    %r0 = stablehlo.reduce(%sf init: %zero) applies stablehlo.add across dimensions = [0] : ({T}, tensor<f32>) -> tensor<512xf32>
+    %r1 = stablehlo.reduce(%sf init: %zero) applies stablehlo.add across dimensions = [1] : ({T}, tensor<f32>) -> tensor<512xf32>
+    %rb = stablehlo.broadcast_in_dim %r0, dims = [1] : (tensor<512xf32>) -> {T}
+    %d = stablehlo.add %sf, %rb : {T}
+    return %r0, %r1, %d : tensor<512xf32>, tensor<512xf32>, {T}"""
+
+
+def test_a_producer_is_duplicated_only_when_its_whole_operand_cone_pays(tmp_path):
+    """A ReLU backward ``select`` whose mask comes from a recomputed normalization: recomputing
+    it in its three consumer kernels reads the conv output, the compared tensor and the
+    gradient in each (XLA fuses the single-consumer chain into the select first), more than
+    writing the select once and reading it back, so it is computed by one kernel only; judged
+    on its own operands (a 1-byte mask and the gradient) it would look cheap to duplicate."""
+    path = module(tmp_path, RELU_BACKWARD, f"%x: {H}, %t: {H}, %dy: {H}, %m: tensor<512xf32>",
+                  f"tensor<512xf32>, tensor<512xf32>, {T}")
+    planned = kernels(path)
+    assert sum(op.short_name == "select" for k in planned for op in k.ops) == 1
+    assert sum(op.short_name == "compare" for k in planned for op in k.ops) == 1

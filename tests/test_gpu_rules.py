@@ -1,6 +1,7 @@
 """XLA's GPU-only kernel rules and library custom calls on small hand-written modules: cuBLAS /
 cuDNN calls costed as their kernels, Triton normalization fusions, select_and_scatter as
-SelectAndScatterExpander runs it, cuBLAS reading dot operands as stored, and kernel classes."""
+SelectAndScatterExpander runs it, cuBLAS reading dot operands as stored, large reductions split as
+TreeReductionRewriter splits them, and kernel classes."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from hespas_py.estimate.costs import op_work
 from hespas_py.estimate.fusion import GpuRules, Kind, plan_kernels
 from hespas_py.estimate.fusion.classes import kernel_class
 from hespas_py.estimate.hardware import load_hardware
+from hespas_py.estimate.fusion.tree_reduction import partial_counts
 from hespas_py.estimate.library_calls import library_call
 from hespas_py.mlir.reader import load_module
 from hespas_py.split.program import program_ops
@@ -261,3 +263,33 @@ def test_scatter_kernels_run_at_the_scatter_efficiency(tmp_path):
         scatter.bytes / (hardware.memory_bandwidth * hardware.params["scatter_efficiency"]))
     assert estimator.kernel_cost(fill)[0] - launch == pytest.approx(
         fill.bytes / (hardware.memory_bandwidth * hardware.params["memory_efficiency"]))
+
+
+def _reduce_op(tmp_path: Path, shape: str, dims: str, result: str):
+    path = module(tmp_path, f"""
+    %z = stablehlo.constant dense<0.0> : tensor<f32>
+    %0 = stablehlo.reduce(%x init: %z) applies stablehlo.add across dimensions = [{dims}] : (tensor<{shape}xf32>, tensor<f32>) -> tensor<{result}xf32>
+    return %0 : tensor<{result}xf32>""", f"%x: tensor<{shape}xf32>", f"tensor<{result}xf32>")
+    return path, next(op for op in program_ops(load_module(path))[0] if op.short_name == "reduce")
+
+
+@pytest.mark.parametrize("shape, dims, result, partials", [
+    ("256x112x112x64", "0, 1, 2", "64", [1024]),  # ResNet BatchNorm statistics: f32[1024,64]
+    ("4096x128256", "1", "4096", [501]),          # LLaMA cross-entropy: f32[4096,501]
+    ("4096x16384", "1", "4096", []),              # a row of 16,384 reduces race-free
+    ("4096x64", "0", "64", []),                   # a column of 4,096 too
+    ("8192x64", "0", "64", [64]),
+])
+def test_tree_reduction_splits_as_xla_does(tmp_path, shape, dims, result, partials):
+    _, op = _reduce_op(tmp_path, shape, dims, result)
+    assert partial_counts(op) == partials
+
+
+def test_a_large_reduction_runs_as_partials_and_their_reduction(tmp_path):
+    path, _ = _reduce_op(tmp_path, "256x112x112x64", "0, 1, 2", "64")
+    (whole,) = plan(path)
+    first, second = plan(path, GpuRules(tree_reduction=True))
+    assert [kernel_class(k) for k in (first, second)] == ["reduction", "reduction"]
+    assert first.bytes == whole.bytes + 1023 * 64 * 4  # 1,024 partials written, not one result
+    assert second.bytes == (1024 + 1) * 64 * 4 and second.flops == 1024 * 64
+    assert first.flops == whole.flops

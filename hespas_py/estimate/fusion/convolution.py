@@ -8,7 +8,7 @@ import math
 from typing import Mapping, Sequence
 
 from hespas_py.estimate.costs import op_work
-from hespas_py.mlir.ops import Op
+from hespas_py.mlir.ops import Op, TensorType
 
 
 def gemm_mnk(op: Op) -> tuple[int, int, int] | None:
@@ -102,6 +102,40 @@ def conv_kind(op: Op, reversed_kernel: bool) -> str:
     return CONV_FORWARD
 
 
+def padded_input(op: Op, kind: str) -> TensorType | None:
+    """The padded copy of its input a forward convolution's cuDNN call reads, when XLA writes
+    one; None when the call reads its input as it is.
+
+    - Uneven padding. cuDNN takes symmetric, non-negative window padding only: XLA's
+      ``ConvPaddingLegalization`` (xla/service/gpu/transforms/conv_padding_legalization.cc)
+      gives a forward convolution with uneven padding or input (base) dilation a ``pad`` of its
+      input applying all its positive padding and the dilation. A stride-2 3x3 convolution of
+      an even-sized image, padded (0, 1), reads a 57x57 copy of its 56x56 input (the optimized
+      HLO of the measured ResNet steps: ``loop_pad_fusion`` of ``f16[256,57,57,64]``,
+      ``[256,29,29,128]``, ``[256,15,15,256]``). Negative padding (a slice) is left out.
+    - Channels. XLA's ``CudnnPadForConvolutions`` pads the input channels it pads for tensor
+      cores (`padded_channels`) with a ``pad`` of the input: the ResNet stem's 3-channel
+      images become ``f16[256,224,224,4]`` (``loop_pad_fusion`` there).
+    """
+    numbers = op.attrs.get("dimension_numbers") or {}
+    if kind != CONV_FORWARD or not numbers or not op.operand_types:
+        return None
+    padding = [tuple(row) for row in op.attrs.get("padding") or ()]
+    dilation = list(op.attrs.get("lhs_dilation") or ())
+    shape = list(op.operand_types[0].shape)
+    if any(lo != hi for lo, hi in padding) or not _all_one(dilation):
+        for i, dim in enumerate(numbers["input_spatial_dimensions"]):
+            lo, hi = padding[i] if i < len(padding) else (0, 0)
+            d = dilation[i] if i < len(dilation) else 1
+            shape[dim] += max(lo, 0) + max(hi, 0) + (shape[dim] - 1) * (d - 1)
+    channels = padded_channels(op, kind)
+    if channels is not None:
+        shape[numbers["input_feature_dimension"]] = channels[0]
+    if tuple(shape) == op.operand_types[0].shape:
+        return None
+    return TensorType(tuple(shape), op.operand_types[0].dtype)
+
+
 def conv_channels(op: Op, kind: str) -> tuple[int, int] | None:
     """(input, output) channels of the forward convolution a ``convolution`` of cuDNN call
     ``kind`` computes or differentiates; None without dimension numbers."""
@@ -128,20 +162,32 @@ def conv_channel_padding(op: Op, kind: str) -> float:
     multiples of 8 unless that grows an operand by more than 35% (then no padding). Other
     element types and grouped convolutions are not padded.
     """
+    padded = padded_channels(op, kind)
+    if padded is None:
+        return 1.0
+    cin, cout = conv_channels(op, kind)
+    return padded[0] * padded[1] / max(cin * cout, 1)
+
+
+def padded_channels(op: Op, kind: str) -> tuple[int, int] | None:
+    """(input, output) channels of the forward convolution once XLA pads them for tensor cores
+    (`conv_channel_padding`); None when it pads nothing."""
     channels = conv_channels(op, kind)
     if (channels is None or op.result_types[0].dtype != "f16"
             or (op.attrs.get("feature_group_count") or 1) > 1
             or (op.attrs.get("batch_group_count") or 1) > 1):
-        return 1.0
+        return None
     cin, cout = channels
     if cin == 3 and cout in (32, 64):
-        return 4 / 3
+        return 4, cout
 
     def align(c: int) -> int:
         return -(-c // _F16_CHANNEL_ALIGN) * _F16_CHANNEL_ALIGN
 
-    growth = align(cin) * align(cout) / max(cin * cout, 1)
-    return growth if growth <= _MAX_PADDING_GROWTH else 1.0
+    padded = align(cin), align(cout)
+    if padded == channels or padded[0] * padded[1] > _MAX_PADDING_GROWTH * cin * cout:
+        return None
+    return padded
 
 
 def channel_efficiency(table: Mapping[int, float], channels: tuple[int, int] | None) -> float:

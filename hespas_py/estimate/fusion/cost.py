@@ -11,11 +11,13 @@ from typing import Collection, Iterator, Sequence
 from hespas_py.estimate.costs import op_work
 from hespas_py.estimate.library_calls import LibraryCall, library_call
 from hespas_py.estimate.fusion.attention import flash_kernel
+from hespas_py.estimate.fusion.classes import COPY
 from hespas_py.estimate.fusion.convolution import (conv_channel_padding, conv_channels, conv_kind,
-                                                   dot_mnk, gemm_mnk)
+                                                   dot_mnk, gemm_mnk, padded_input)
 from hespas_py.estimate.fusion.kernel import FLASH_BACKWARD, FLASH_FORWARD, Kernel, Kind
 from hespas_py.estimate.fusion.planner import GpuRules, Planner
 from hespas_py.estimate.fusion.select_and_scatter import expanded_kernels
+from hespas_py.estimate.fusion.tree_reduction import split_kernels
 from hespas_py.estimate.fusion.scope import IN_PLACE, OpClass, Scope
 from hespas_py.estimate.work import TENSOR
 from hespas_py.mlir.ops import Op, Region, TensorType
@@ -72,6 +74,10 @@ def _kernels_of(planner: Planner, g: int, members: list[int], repeat: float) -> 
         anchors=tuple({id(planner.nodes[m].anchor): planner.nodes[m].anchor
                        for m in members}.values()), count=repeat,
         fallback=any(w.fallback for w in works), notes=notes)
+    padded = (padded_input(gemm, gemm_kind)
+              if gemm is not None and planner.rules.conv_input_pads else None)
+    if padded is not None:
+        return _pad_kernels(kernel, gemm.operand_types[0], padded)
     if group.kind is Kind.ATTENTION:
         kernel = flash_kernel(kernel, planner.flash.groups[g])
     elif len(ops) == 1 and (library := library_call(ops[0])) is not None:
@@ -79,7 +85,19 @@ def _kernels_of(planner: Planner, g: int, members: list[int], repeat: float) -> 
     elif (len(ops) == 1 and ops[0].short_name == "select_and_scatter"
           and planner.rules.select_and_scatter_expansion):
         return expanded_kernels(kernel)
+    elif planner.rules.tree_reduction:
+        return split_kernels(kernel)
     return [kernel]
+
+
+def _pad_kernels(conv: Kernel, unpadded: TensorType, padded: TensorType) -> list[Kernel]:
+    """The pad kernel XLA writes a convolution's legalized input with, then the convolution
+    reading that copy instead of its input."""
+    pad = dataclasses.replace(
+        conv, kind=Kind.LOOP, flops=0.0, bytes=float(unpadded.nbytes + padded.nbytes),
+        tensor_flops=0.0, tensor_dtype="", gemm_mnk=None, gemm_kind="", dot_mnk=None,
+        channel_padding=1.0, conv_channels=None, notes=(), part=COPY)
+    return [pad, dataclasses.replace(conv, bytes=conv.bytes + padded.nbytes - unpadded.nbytes)]
 
 
 def _library_kernel(kernel: Kernel, call: LibraryCall) -> Kernel:

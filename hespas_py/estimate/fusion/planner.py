@@ -82,11 +82,20 @@ class GpuRules:
         cublas_gemm_operands: dots run as cuBLAS calls, which read their operands as stored:
             a ``convert`` feeding a dot is computed (and its narrower result written) by its
             producer's kernel or a kernel of its own, never inside the GEMM.
+        tree_reduction: a reduction too large for one race-free kernel runs as a reduction to
+            partial results and kernels reducing the partials (`tree_reduction`;
+            ``TreeReductionRewriter``).
+        conv_input_pads: a forward convolution whose input XLA pads for cuDNN (uneven window
+            padding or input dilation: ``ConvPaddingLegalization``; channels padded for tensor
+            cores: ``CudnnPadForConvolutions``) reads that copy, written by a pad kernel
+            (`convolution.padded_input`).
     """
 
     triton_normalization: bool = False
     select_and_scatter_expansion: bool = False
     cublas_gemm_operands: bool = False
+    tree_reduction: bool = False
+    conv_input_pads: bool = False
 
 
 @dataclass(slots=True)
@@ -188,14 +197,48 @@ class Planner:
         """XLA's priority-fusion test for a producer with several consumer kernels: recomputing it
         in each of them must move no more bytes than storing it once and reading it back (at a
         tie fusing still wins: it saves the producer's kernel launch, which XLA's
-        ``GpuPerformanceModel::EstimateRunTimes`` charges to the unfused side)."""
+        ``GpuPerformanceModel::EstimateRunTimes`` charges to the unfused side). The producer is
+        weighed with its operand cone (`_cone_inputs`), as XLA weighs it."""
         node = self.nodes[i]
-        inputs = [k for k in dict.fromkeys(node.inputs) if k not in self.scope.folded]
+        inputs = self._cone_inputs(i)
         stored = sum(self.nbytes(k) for k in node.outputs)
         unfused = sum(self._read_cost(k) for k in inputs) + (1 + len(targets)) * stored
         fused = sum(self._read_cost(k) for g in targets for k in inputs
                     if k not in self.groups[g].inputs and k not in self.groups[g].produced)
         return fused <= unfused
+
+    def _cone_inputs(self, i: int) -> list[int]:
+        """What a kernel computing node ``i`` reads: the inputs of ``i`` and of its operand cone,
+        the loop-fusible producers whose every result only the cone reads.
+
+        XLA's priority fusion fuses producers most-beneficial first (``PriorityFusionQueue``,
+        xla/service/gpu/transforms/priority_fusion.cc): a single-consumer chain saves the write
+        and read of each intermediate, so it is fused before a producer with several consumers
+        is weighed for duplication, and duplicating it then means recomputing the whole chain
+        from the chain's inputs (a ReLU backward ``select`` with its BatchNorm forward
+        recomputation reads the convolution output and the gradient, not one mask)."""
+        cone = {i}
+        inputs: list[int] = []
+        stack = list(reversed(self.nodes[i].inputs))
+        while stack:
+            key = stack.pop()
+            if key in self.scope.folded or key in inputs:
+                continue
+            p = self.producer.get(key)
+            if p is not None and p not in cone and self._exclusive_loop(p, cone):
+                cone.add(p)
+                stack.extend(reversed(self.nodes[p].inputs))
+            elif p not in cone:
+                inputs.append(key)
+        return inputs
+
+    def _exclusive_loop(self, p: int, cone: set[int]) -> bool:
+        """Whether node ``p`` is loop-fusible and only nodes of ``cone`` read its results."""
+        node = self.nodes[p]
+        if node.cls is not OpClass.LOOP or node.op.short_name in IN_PLACE:
+            return False
+        return all(k not in self.outputs and set(self.users.get(k, ())) <= cone
+                   for k in node.outputs)
 
     def _recompute_in_consumers(self, g: int) -> None:
         """Recompute Triton normalization kernel ``g`` in every kernel that reads its result, when
