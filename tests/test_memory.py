@@ -214,3 +214,32 @@ def test_single_device_collectives_are_free(tmp_path):
         _dot("%g", "%a", "%b"), *_psum("%r", "%g", "dense<0> : tensor<1x1xi64>"),
         _dot("%y", "%r", "%b"), f"    return %y : {T}"]))
     assert analyze(module).temporaries_bytes == MB  # %g and %r share one buffer
+
+
+def test_cpu_schedules_breadth_first(tmp_path):
+    # %3 reads only arguments: XLA:CPU's breadth-first scheduler runs it first, so it waits in
+    # memory beside the chain %0 -> %1 -> %2; in program order it is written just before %4.
+    module = _module(tmp_path, "\n".join([
+        _dot("%0", "%a", "%b"), _dot("%1", "%0", "%b"), _dot("%2", "%1", "%b"),
+        _dot("%3", "%a", "%a"), _dot("%4", "%2", "%3"), f"    return %4 : {T}"]))
+    assert analyze(module).temporaries_bytes == 2 * MB
+    assert analyze(module, backend="cpu").temporaries_bytes == 3 * MB
+
+
+def test_cpu_computes_16_bit_dots_in_f32(tmp_path):
+    # bf16: %0 (0.5 MiB) is a temporary; XLA:CPU writes it in f32, and the last dot's result
+    # in f32 before converting it into the output.
+    half = "tensor<512x512xbf16>"
+    module = _module(tmp_path, "\n".join([
+        _dot("%0", "%a", "%b").replace(T, half), _dot("%1", "%0", "%b").replace(T, half),
+        f"    return %1 : {half}"]), args=f"%a: {half}, %b: {half}", results=half)
+    assert analyze(module).temporaries_bytes == MB // 2
+    report = analyze(module, backend="cpu")
+    assert report.temporaries_bytes == 2 * MB
+    assert {(b.dtype, b.bytes) for b in report.top if b.kind == "temporary"} == {("f32", MB)}
+
+
+def test_unknown_memory_backend_is_an_error(tmp_path):
+    module = _module(tmp_path, f"    return %a : {T}")
+    with pytest.raises(HespasError, match="memory backend 'tpu'"):
+        analyze(module, backend="tpu")

@@ -32,6 +32,14 @@ Combined collectives: XLA's combiners merge independent collectives of one kind 
 its last operand exists: every operand of a combined collective lives until then, and every
 result from then on (the gradients of a data-parallel step all at once).
 
+Backends (`Backend`): the rules above are XLA's on every backend; two properties of XLA:CPU
+change which buffers are live when. It schedules breadth-first, each kernel as soon as its
+operands exist, where XLA:GPU keeps close to program order (a value computed early waits in
+memory for its reader: the weight gradients of a pipelined step, computed as soon as each
+microbatch's backward pass is done, all live until their sum); and it computes dots and
+convolutions of 16-bit floats in f32, so their results take twice the bytes (an output so
+written has an f32 temporary, converted into it).
+
 Control flow: a ``while`` adds, at its position, the peak temporaries of its body (or condition,
 whichever is larger) on top of its state; a ``case``/``if`` the larger of its branches. Values a
 body yields are its state, not temporaries.
@@ -40,6 +48,7 @@ body yields are its state, not temporaries.
 from __future__ import annotations
 
 import bisect
+import collections
 import heapq
 import itertools
 from dataclasses import dataclass
@@ -55,6 +64,9 @@ from hespas_py.split.combine import (DEFAULT_COMBINE, Thresholds, combine_all, p
 
 #: Ops whose result is their first operand updated in place (XLA's in-place input/output pairs).
 _IN_PLACE = IN_PLACE | {"scatter"}
+#: Ops a backend with `Backend.f32_dots` computes in f32 when their result is a 16-bit float.
+_WIDENED = {"dot_general", "dot", "convolution"}
+_NARROW_FLOATS = {"bf16", "f16"}
 #: Buffers of a scope's peak kept for the report, largest first.
 TOP_BUFFERS = 10
 
@@ -83,6 +95,34 @@ class Buffer:
 
 
 @dataclass(frozen=True, slots=True)
+class Backend:
+    """What an XLA backend's compiler does that changes which buffers are live when.
+
+    Attributes:
+        breadth_first: it schedules each computation breadth-first, every kernel as soon as
+            its operands exist (`_breadth_first`), rather than close to program order.
+        f32_dots: it computes dots and convolutions of 16-bit floats in f32, so their result
+            buffers are f32.
+    """
+
+    breadth_first: bool = False
+    f32_dots: bool = False
+
+
+#: XLA:GPU: program order (its schedulers keep the producer-consumer order of the program
+#: where memory allows) and 16-bit dots in their own type (cuBLAS, cuDNN).
+XLA_GPU = Backend()
+#: XLA:CPU as jaxlib builds it: the concurrency-optimized scheduler
+#: (``xla_cpu_enable_concurrency_optimized_scheduler``, default true, picks
+#: ``BFSMemoryScheduler`` in ``xla/service/cpu/cpu_compiler.cc``) and 16-bit dots and
+#: convolutions run in f32 (``FloatNormalization`` with ``CpuFloatSupport`` for bf16,
+#: ``ChangeOpDataType`` for f16, same file: its optimized HLO of a bf16 dot writes f32).
+XLA_CPU = Backend(breadth_first=True, f32_dots=True)
+#: Backends by the name `hespas_py.memory.analyze` takes.
+BACKENDS = {"gpu": XLA_GPU, "cpu": XLA_CPU}
+
+
+@dataclass(frozen=True, slots=True)
 class ScopePeak:
     """The most temporary bytes one scope holds at once.
 
@@ -107,16 +147,36 @@ class _Interval:
 
 def scope_peak(ops: Sequence[Op], args: Sequence[int], arg_types: Sequence[TensorType],
                outputs: Collection[int], fused_attention: bool = False,
-               output_slots: Sequence[int] = (), combine: Thresholds = DEFAULT_COMBINE) -> ScopePeak:
+               output_slots: Sequence[int] = (), combine: Thresholds = DEFAULT_COMBINE,
+               backend: Backend = XLA_GPU) -> ScopePeak:
     """Peak temporaries of ``ops`` (one scope, program order) with arguments ``args`` (SSA ids
     and types); ``outputs``: SSA ids read after the scope (not temporaries; the scope's own
     returned values never are).
 
     ``output_slots``: the returned values (SSA ids, one per output buffer) whose buffers
     temporaries may borrow before the value is written (`_borrow_output_buffers`); ``combine``:
-    the collective combiners' thresholds."""
-    walk = _Walk(ops, args, arg_types, outputs, fused_attention, itertools.count(), combine)
+    the collective combiners' thresholds; ``backend``: the compiler's properties."""
+    walk = _Walk(ops, args, arg_types, outputs, fused_attention, itertools.count(), combine,
+                 backend)
     return walk.peak(output_slots)
+
+
+def _breadth_first(dag: Dag) -> list[int]:
+    """The nodes of ``dag`` (numbered in program order) as XLA:CPU's default scheduler orders
+    its instructions (``BFSMemoryScheduler``, ``xla/service/hlo_memory_scheduler.cc``): a
+    first-in first-out queue, seeded with the nodes that wait for nothing in program order, that
+    takes each node once its last operand's writer ran, consumers in program order."""
+    waiting = {node: len(pred) for node, pred in dag.pred.items()}
+    queue = collections.deque(node for node in sorted(waiting) if waiting[node] == 0)
+    order = []
+    while queue:
+        node = queue.popleft()
+        order.append(node)
+        for succ in sorted(dag.succ[node]):
+            waiting[succ] -= 1
+            if waiting[succ] == 0:
+                queue.append(succ)
+    return order
 
 
 def _single_device(op: Op) -> bool:
@@ -183,10 +243,11 @@ class _Walk:
 
     def __init__(self, ops: Sequence[Op], args: Sequence[int], arg_types: Sequence[TensorType],
                  outputs: Collection[int], fused_attention: bool, fresh: Iterator[int],
-                 combine: Thresholds) -> None:
+                 combine: Thresholds, backend: Backend) -> None:
         self.fresh = fresh
         self.fused_attention = fused_attention
         self.combine = combine
+        self.backend = backend
         keys = {a: next(fresh) for a in args}
         self.scope = Scope(ops, keys, fresh)
         self.scope.types.update((keys[a], t) for a, t in zip(args, arg_types))
@@ -200,11 +261,12 @@ class _Walk:
         in_order = sorted((g for g in self.planner.groups if g.members), key=lambda g: max(
             g.members))
         self.time_of = {id(g): t for t, g in enumerate(in_order)}
-        self._combine_collectives(in_order)
+        self._schedule(in_order)
         kernels = sorted(((self.time_of[id(g)], g) for g in in_order), key=lambda k: k[0])
         death = self._deaths()
         buffer_of: dict[int, _Interval] = {}
         extra: dict[int, ScopePeak] = {}  # position -> nested or expansion peak there
+        scratch: list[_Interval] = []  # f32 results of widened ops that write an output
         for t, group in kernels:
             taken: set[int] = set()
             for m in sorted(group.members):
@@ -218,9 +280,13 @@ class _Walk:
                 dying = [k for k in dict.fromkeys(node.inputs)
                          if k in buffer_of and death.get(k) == t] if reusable else []
                 for key in node.outputs:
+                    if key in self.outputs and self._widened(node.op, key):
+                        # an output it writes in f32 first, then converts into the output
+                        scratch.append(_Interval(t, t, self._type(node.op, key).nbytes, key))
                     if key not in death or self._writer(key) is not group:
                         continue
-                    size = self.planner.nbytes(key)
+                    vtype = self._type(node.op, key)
+                    size = vtype.nbytes if vtype is not None else 0
                     reuse = next((k for k in dying if k not in taken
                                   and buffer_of[k].nbytes == size), None)
                     if reuse is None:
@@ -229,7 +295,7 @@ class _Walk:
                     taken.add(reuse)
                     buffer_of[key] = interval = buffer_of[reuse]
                     interval.death = max(interval.death, death[key])
-        intervals = list({id(b): b for b in buffer_of.values()}.values())
+        intervals = [*{id(b): b for b in buffer_of.values()}.values(), *scratch]
         if output_slots:
             end = kernels[-1][0] + 1 if kernels else 0
             intervals = _borrow_output_buffers(intervals, [
@@ -237,13 +303,14 @@ class _Walk:
                 for key in (self.scope.env.get(v) for v in output_slots)])
         return self._sweep(intervals, extra)
 
-    def _combine_collectives(self, kernels: list) -> None:
-        """Reschedule ``kernels`` (planner groups, in program order) around the combined
-        collectives (`combine_all` over the kernel graph): a combined collective runs where
-        the last of its members was, the kernels that read one of them after it
-        (`schedule_merged`); ``time_of`` becomes each kernel's place in that order."""
+    def _schedule(self, kernels: list) -> None:
+        """Order ``kernels`` (planner groups, in program order) as XLA schedules them, with the
+        collectives combined (`combine_all` over the kernel graph): a combined collective runs
+        where the last of its members was, the kernels that read one of them after it
+        (`schedule_merged`), or, for a breadth-first schedule, each kernel as soon as its
+        operands exist (`_breadth_first`); ``time_of`` becomes each kernel's place in that
+        order."""
         planner = self.planner
-        index = {id(g): k for k, g in enumerate(kernels)}
         pending = {}
         for k, group in enumerate(kernels):
             node = planner.nodes[next(iter(group.members))]
@@ -251,18 +318,34 @@ class _Walk:
                 entry = pending_entry(node.op, self.combine)
                 if entry is not None:
                     pending[k] = entry
-        if len(pending) < 2:
+        breadth_first = self.backend.breadth_first
+        if len(pending) < 2 and not breadth_first:
             return
+        index = {id(g): k for k, g in enumerate(kernels)}
         dag = Dag(len(kernels), (
             (index[id(planner.groups[w])], index[id(planner.groups[r])])
             for key in planner.users if (w := planner.writer_group(key)) is not None
             for r in planner.reader_groups(key) if r != w))
-        merged = combine_all(dag, pending, self.combine)
-        if not merged:
+        merged = combine_all(dag, pending, self.combine) if len(pending) > 1 else {}
+        if not merged and not breadth_first:
             return
-        for t, k in enumerate(schedule_merged(dag, merged)):
+        order = _breadth_first(dag) if breadth_first else schedule_merged(dag, merged)
+        for t, k in enumerate(order):
             for member in merged.get(k, (k,)):
                 self.time_of[id(kernels[member])] = t
+
+    def _widened(self, op: Op, key: int) -> bool:
+        """Whether the backend computes ``op``'s result ``key`` in f32 though its type is a
+        16-bit float (`Backend.f32_dots`)."""
+        if not self.backend.f32_dots or op.short_name not in _WIDENED:
+            return False
+        vtype = self.scope.types.get(key)
+        return vtype is not None and vtype.dtype in _NARROW_FLOATS
+
+    def _type(self, op: Op, key: int) -> TensorType | None:
+        """The type of the buffer ``op`` writes for value ``key`` (f32 where `_widened`)."""
+        vtype = self.scope.types.get(key)
+        return TensorType(vtype.shape, "f32") if self._widened(op, key) else vtype
 
     def _writer(self, key: int):
         """The kernel (planner group) that writes ``key``."""
@@ -303,7 +386,7 @@ class _Walk:
     def _region_peak(self, region: Region) -> ScopePeak:
         returned = region.ops[-1].operands if region.ops else ()
         walk = _Walk(region.ops, region.args, region.arg_types, returned,
-                     self.fused_attention, self.fresh, self.combine)
+                     self.fused_attention, self.fresh, self.combine, self.backend)
         return walk.peak()
 
     def _sweep(self, intervals: list[_Interval], extra: dict[int, ScopePeak]) -> ScopePeak:
@@ -332,5 +415,5 @@ class _Walk:
 
     def _buffer(self, interval: _Interval) -> Buffer:
         node = self.planner.nodes[self.planner.producer[interval.key]]
-        vtype = self.scope.types[interval.key]
+        vtype = self._type(node.op, interval.key)
         return Buffer(node.op.name, vtype.shape, vtype.dtype, interval.nbytes, "temporary")
