@@ -248,6 +248,7 @@ class _Walk:
         self.fused_attention = fused_attention
         self.combine = combine
         self.backend = backend
+        self.sliced_state: dict[int, set[int]] = {}  # per while node, `_sliced_state`
         keys = {a: next(fresh) for a in args}
         self.scope = Scope(ops, keys, fresh)
         self.scope.types.update((keys[a], t) for a, t in zip(args, arg_types))
@@ -266,7 +267,8 @@ class _Walk:
         death = self._deaths()
         buffer_of: dict[int, _Interval] = {}
         extra: dict[int, ScopePeak] = {}  # position -> nested or expansion peak there
-        scratch: list[_Interval] = []  # f32 results of widened ops that write an output
+        # f32 results of widened ops that write an output, f32 copies of their operands
+        scratch: list[_Interval] = self._f32_operands(death) if self.backend.f32_dots else []
         for t, group in kernels:
             taken: set[int] = set()
             for m in sorted(group.members):
@@ -370,6 +372,72 @@ class _Walk:
                 death[key] = max([self.time_of[id(self._writer(key))], *readers])
         return death
 
+    def _f32_operands(self, death: dict[int, int]) -> list[_Interval]:
+        """The f32 copies of the 16-bit float operands of widened ops (`Backend.f32_dots`):
+        each such value is converted once (XLA's CSE merges the converts its float
+        normalization inserts), as soon as it exists (at the scope's start for an argument),
+        into a buffer live until its last widened reader; the value itself then lives only
+        until its other readers (``death`` is shortened so), and not at all without any (its
+        writer writes f32). A widened op's own result is f32 already."""
+        planner = self.planner
+        copies = []
+        for key, users in planner.users.items():
+            vtype = self.scope.types.get(key)
+            if vtype is None or vtype.dtype not in _NARROW_FLOATS or key in self.scope.folded \
+                    or (key in planner.producer and self._widened(
+                        planner.nodes[planner.producer[key]].op, key)):
+                continue
+            widened, plain = [], []
+            for g in planner.reader_groups(key):
+                group = planner.groups[g]
+                (widened if all(self._reads_f32(planner.nodes[u], key) for u in users
+                                if u in group.members) else plain).append(self.time_of[id(group)])
+            if not widened:
+                continue
+            born = 0
+            if key in planner.producer and planner.writer_group(key) is not None:
+                born = self.time_of[id(self._writer(key))]
+            if key in death and (plain or self._writer(key).kind is not Kind.LOOP):
+                death[key] = max([born, *plain])
+            elif key in death:  # its loop kernel writes f32 instead (the convert fused in)
+                del death[key]
+            copies.append(_Interval(born, max(widened), vtype.num_elements * 4, key))
+        return copies
+
+    def _reads_f32(self, node, key: int) -> bool:
+        """Whether ``node`` reads the 16-bit float ``key`` as f32 on a `Backend.f32_dots`
+        backend: a dot or convolution, or a ``while`` whose body passes ``key``'s state
+        element on unchanged and only slices it (``dynamic_slice`` of 16-bit floats is
+        normalized to f32 too, converting its whole operand, and
+        ``WhileLoopInvariantCodeMotion`` hoists that convert out of the loop: the loop
+        carries an f32 copy)."""
+        if node.op.short_name in _WIDENED:
+            return True
+        if node.op.short_name != "while" or len(node.op.regions) != 2:
+            return False
+        if id(node) not in self.sliced_state:
+            self.sliced_state[id(node)] = self._sliced_state(node)
+        return key in self.sliced_state[id(node)]
+
+    def _sliced_state(self, node) -> set[int]:
+        """The keys of ``node``'s (a while's) operands whose state element its body passes
+        on unchanged and reads only as the operand of ``dynamic_slice``."""
+        body = node.op.regions[1]
+        keys = {a: next(self.fresh) for a in body.args}
+        scope = Scope(body.ops, keys, self.fresh)
+        readers: dict[int, list[tuple[str, int]]] = {}
+        for inner in scope.nodes:
+            for i, k in enumerate(inner.inputs):
+                readers.setdefault(k, []).append((inner.op.short_name, i))
+        positions = [k for k in range(len(node.op.operands)) if k not in node.sunk]
+        sliced = set()
+        for key, k in zip(node.inputs, positions):
+            arg = keys[body.args[k]]
+            if k < len(scope.returned) and scope.returned[k] == arg and readers.get(arg) \
+                    and all(r == ("dynamic_slice", 0) for r in readers[arg]):
+                sliced.add(key)
+        return sliced
+
     def _temporary(self, key: int) -> bool:
         """Whether ``key`` is a value of this scope written to memory and not an output."""
         planner = self.planner
@@ -414,6 +482,9 @@ class _Walk:
         return ScopePeak(best, tuple(live_buffers))
 
     def _buffer(self, interval: _Interval) -> Buffer:
+        vtype = self.scope.types[interval.key]
+        if interval.nbytes != vtype.nbytes and vtype.dtype in _NARROW_FLOATS:  # f32 copy
+            return Buffer("convert", vtype.shape, "f32", interval.nbytes, "temporary")
         node = self.planner.nodes[self.planner.producer[interval.key]]
         vtype = self._type(node.op, interval.key)
         return Buffer(node.op.name, vtype.shape, vtype.dtype, interval.nbytes, "temporary")
