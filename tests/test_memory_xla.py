@@ -74,9 +74,11 @@ def _measured(shared_dir) -> list[dict]:
 
 
 def test_gpu_programs_peak_against_xla_gpu(shared_dir):
-    """Arguments and outputs equal XLA:GPU's; peaks within 10% but for ResNet-18, whose peak XLA
-    sets at the max-pool backward (a zero buffer CSE'd with ReLU's and kept from the forward
-    pass, plus its copy), which the analysis does not model: within 30% there."""
+    """Arguments and outputs equal XLA:GPU's; peaks within 10% but for ResNet-18 (within 30%),
+    whose peak XLA sets where the forward pass turns into the backward pass with the stem's
+    ReLU output and a zero buffer (CSE'd with the max-pool gradient's, written by the ReLU's
+    multi-output fusion) kept in memory beside the convolution output, where the fusion plan
+    recomputes the ReLU and never writes the zeros (README "Memory")."""
     for row in _measured(shared_dir):
         report = peak_of_file(row["module"])
         assert report.arguments_bytes == int(row["argument_bytes"]), row["case"]

@@ -18,7 +18,8 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from hespas_py.errors import HespasError
-from hespas_py.memory.liveness import BACKENDS, TOP_BUFFERS, Backend, Buffer, scope_peak
+from hespas_py.memory.backend import BACKENDS, Backend
+from hespas_py.memory.liveness import TOP_BUFFERS, Buffer, scope_peak
 from hespas_py.mlir.aliases import ANY_OUTPUT
 from hespas_py.mlir.ops import Module, TensorType
 from hespas_py.split.combine import DEFAULT_COMBINE, Thresholds

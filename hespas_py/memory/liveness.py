@@ -32,13 +32,16 @@ Combined collectives: XLA's combiners merge independent collectives of one kind 
 its last operand exists: every operand of a combined collective lives until then, and every
 result from then on (the gradients of a data-parallel step all at once).
 
-Backends (`Backend`): the rules above are XLA's on every backend; two properties of XLA:CPU
-change which buffers are live when. It schedules breadth-first, each kernel as soon as its
-operands exist, where XLA:GPU keeps close to program order (a value computed early waits in
-memory for its reader: the weight gradients of a pipelined step, computed as soon as each
-microbatch's backward pass is done, all live until their sum); and it computes dots and
-convolutions of 16-bit floats in f32, so their results take twice the bytes (an output so
-written has an f32 temporary, converted into it).
+Backends (`hespas_py.memory.backend`): the rules above are XLA's on every backend; XLA:CPU's
+schedule and float normalization change which buffers are live when. It schedules
+breadth-first, each kernel as soon as its operands exist, where XLA:GPU keeps close to program
+order (a value computed early waits in memory for its reader: the weight gradients of a
+pipelined step, computed as soon as each microbatch's backward pass is done, all live until
+their sum). It computes dots and convolutions of 16-bit floats in f32: their results take twice
+the bytes (an output so written has an f32 temporary, converted into it), and each 16-bit
+operand is converted to an f32 copy once, as soon as it exists (`_f32_operands`); a loop that
+only slices a 16-bit state element it passes on unchanged carries an f32 copy of it
+(`sliced_state`).
 
 Control flow: a ``while`` adds, at its position, the peak temporaries of its body (or condition,
 whichever is larger) on top of its state; a ``case``/``if`` the larger of its branches. Values a
@@ -48,7 +51,6 @@ body yields are its state, not temporaries.
 from __future__ import annotations
 
 import bisect
-import collections
 import heapq
 import itertools
 from dataclasses import dataclass
@@ -58,15 +60,14 @@ from hespas_py.dag import Dag
 from hespas_py.estimate.fusion.kernel import Kind
 from hespas_py.estimate.fusion.planner import Planner
 from hespas_py.estimate.fusion.scope import IN_PLACE, OpClass, Scope
+from hespas_py.memory.backend import (NARROW_FLOATS, WIDENED, XLA_GPU, Backend,
+                                      breadth_first_order, sliced_state)
 from hespas_py.mlir.ops import DTYPE_BYTES, Op, Region, TensorType
 from hespas_py.split.combine import (DEFAULT_COMBINE, Thresholds, combine_all, pending_entry,
                                      schedule_merged)
 
 #: Ops whose result is their first operand updated in place (XLA's in-place input/output pairs).
 _IN_PLACE = IN_PLACE | {"scatter"}
-#: Ops a backend with `Backend.f32_dots` computes in f32 when their result is a 16-bit float.
-_WIDENED = {"dot_general", "dot", "convolution"}
-_NARROW_FLOATS = {"bf16", "f16"}
 #: Buffers of a scope's peak kept for the report, largest first.
 TOP_BUFFERS = 10
 
@@ -92,34 +93,6 @@ class Buffer:
     def as_json(self) -> dict:
         return {"op": self.op, "shape": list(self.shape), "dtype": self.dtype,
                 "bytes": self.bytes, "kind": self.kind}
-
-
-@dataclass(frozen=True, slots=True)
-class Backend:
-    """What an XLA backend's compiler does that changes which buffers are live when.
-
-    Attributes:
-        breadth_first: it schedules each computation breadth-first, every kernel as soon as
-            its operands exist (`_breadth_first`), rather than close to program order.
-        f32_dots: it computes dots and convolutions of 16-bit floats in f32, so their result
-            buffers are f32.
-    """
-
-    breadth_first: bool = False
-    f32_dots: bool = False
-
-
-#: XLA:GPU: program order (its schedulers keep the producer-consumer order of the program
-#: where memory allows) and 16-bit dots in their own type (cuBLAS, cuDNN).
-XLA_GPU = Backend()
-#: XLA:CPU as jaxlib builds it: the concurrency-optimized scheduler
-#: (``xla_cpu_enable_concurrency_optimized_scheduler``, default true, picks
-#: ``BFSMemoryScheduler`` in ``xla/service/cpu/cpu_compiler.cc``) and 16-bit dots and
-#: convolutions run in f32 (``FloatNormalization`` with ``CpuFloatSupport`` for bf16,
-#: ``ChangeOpDataType`` for f16, same file: its optimized HLO of a bf16 dot writes f32).
-XLA_CPU = Backend(breadth_first=True, f32_dots=True)
-#: Backends by the name `hespas_py.memory.analyze` takes.
-BACKENDS = {"gpu": XLA_GPU, "cpu": XLA_CPU}
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,24 +132,6 @@ def scope_peak(ops: Sequence[Op], args: Sequence[int], arg_types: Sequence[Tenso
     walk = _Walk(ops, args, arg_types, outputs, fused_attention, itertools.count(), combine,
                  backend)
     return walk.peak(output_slots)
-
-
-def _breadth_first(dag: Dag) -> list[int]:
-    """The nodes of ``dag`` (numbered in program order) as XLA:CPU's default scheduler orders
-    its instructions (``BFSMemoryScheduler``, ``xla/service/hlo_memory_scheduler.cc``): a
-    first-in first-out queue, seeded with the nodes that wait for nothing in program order, that
-    takes each node once its last operand's writer ran, consumers in program order."""
-    waiting = {node: len(pred) for node, pred in dag.pred.items()}
-    queue = collections.deque(node for node in sorted(waiting) if waiting[node] == 0)
-    order = []
-    while queue:
-        node = queue.popleft()
-        order.append(node)
-        for succ in sorted(dag.succ[node]):
-            waiting[succ] -= 1
-            if waiting[succ] == 0:
-                queue.append(succ)
-    return order
 
 
 def _single_device(op: Op) -> bool:
@@ -248,7 +203,8 @@ class _Walk:
         self.fused_attention = fused_attention
         self.combine = combine
         self.backend = backend
-        self.sliced_state: dict[int, set[int]] = {}  # per while node, `_sliced_state`
+        self.sliced_state: dict[int, set[int]] = {}  # per while node, `sliced_state`
+        self.copies: set[int] = set()  # ids of the intervals of `_f32_operands`
         keys = {a: next(fresh) for a in args}
         self.scope = Scope(ops, keys, fresh)
         self.scope.types.update((keys[a], t) for a, t in zip(args, arg_types))
@@ -310,7 +266,7 @@ class _Walk:
         collectives combined (`combine_all` over the kernel graph): a combined collective runs
         where the last of its members was, the kernels that read one of them after it
         (`schedule_merged`), or, for a breadth-first schedule, each kernel as soon as its
-        operands exist (`_breadth_first`); ``time_of`` becomes each kernel's place in that
+        operands exist (`breadth_first_order`); ``time_of`` becomes each kernel's place in that
         order."""
         planner = self.planner
         pending = {}
@@ -331,7 +287,7 @@ class _Walk:
         merged = combine_all(dag, pending, self.combine) if len(pending) > 1 else {}
         if not merged and not breadth_first:
             return
-        order = _breadth_first(dag) if breadth_first else schedule_merged(dag, merged)
+        order = breadth_first_order(dag) if breadth_first else schedule_merged(dag, merged)
         for t, k in enumerate(order):
             for member in merged.get(k, (k,)):
                 self.time_of[id(kernels[member])] = t
@@ -339,10 +295,10 @@ class _Walk:
     def _widened(self, op: Op, key: int) -> bool:
         """Whether the backend computes ``op``'s result ``key`` in f32 though its type is a
         16-bit float (`Backend.f32_dots`)."""
-        if not self.backend.f32_dots or op.short_name not in _WIDENED:
+        if not self.backend.f32_dots or op.short_name not in WIDENED:
             return False
         vtype = self.scope.types.get(key)
-        return vtype is not None and vtype.dtype in _NARROW_FLOATS
+        return vtype is not None and vtype.dtype in NARROW_FLOATS
 
     def _type(self, op: Op, key: int) -> TensorType | None:
         """The type of the buffer ``op`` writes for value ``key`` (f32 where `_widened`)."""
@@ -383,7 +339,7 @@ class _Walk:
         copies = []
         for key, users in planner.users.items():
             vtype = self.scope.types.get(key)
-            if vtype is None or vtype.dtype not in _NARROW_FLOATS or key in self.scope.folded \
+            if vtype is None or vtype.dtype not in NARROW_FLOATS or key in self.scope.folded \
                     or (key in planner.producer and self._widened(
                         planner.nodes[planner.producer[key]].op, key)):
                 continue
@@ -402,6 +358,7 @@ class _Walk:
             elif key in death:  # its loop kernel writes f32 instead (the convert fused in)
                 del death[key]
             copies.append(_Interval(born, max(widened), vtype.num_elements * 4, key))
+        self.copies.update(id(c) for c in copies)
         return copies
 
     def _reads_f32(self, node, key: int) -> bool:
@@ -411,32 +368,13 @@ class _Walk:
         normalized to f32 too, converting its whole operand, and
         ``WhileLoopInvariantCodeMotion`` hoists that convert out of the loop: the loop
         carries an f32 copy)."""
-        if node.op.short_name in _WIDENED:
+        if node.op.short_name in WIDENED:
             return True
         if node.op.short_name != "while" or len(node.op.regions) != 2:
             return False
         if id(node) not in self.sliced_state:
-            self.sliced_state[id(node)] = self._sliced_state(node)
+            self.sliced_state[id(node)] = sliced_state(node, self.fresh)
         return key in self.sliced_state[id(node)]
-
-    def _sliced_state(self, node) -> set[int]:
-        """The keys of ``node``'s (a while's) operands whose state element its body passes
-        on unchanged and reads only as the operand of ``dynamic_slice``."""
-        body = node.op.regions[1]
-        keys = {a: next(self.fresh) for a in body.args}
-        scope = Scope(body.ops, keys, self.fresh)
-        readers: dict[int, list[tuple[str, int]]] = {}
-        for inner in scope.nodes:
-            for i, k in enumerate(inner.inputs):
-                readers.setdefault(k, []).append((inner.op.short_name, i))
-        positions = [k for k in range(len(node.op.operands)) if k not in node.sunk]
-        sliced = set()
-        for key, k in zip(node.inputs, positions):
-            arg = keys[body.args[k]]
-            if k < len(scope.returned) and scope.returned[k] == arg and readers.get(arg) \
-                    and all(r == ("dynamic_slice", 0) for r in readers[arg]):
-                sliced.add(key)
-        return sliced
 
     def _temporary(self, key: int) -> bool:
         """Whether ``key`` is a value of this scope written to memory and not an output."""
@@ -482,9 +420,9 @@ class _Walk:
         return ScopePeak(best, tuple(live_buffers))
 
     def _buffer(self, interval: _Interval) -> Buffer:
-        vtype = self.scope.types[interval.key]
-        if interval.nbytes != vtype.nbytes and vtype.dtype in _NARROW_FLOATS:  # f32 copy
-            return Buffer("convert", vtype.shape, "f32", interval.nbytes, "temporary")
+        if id(interval) in self.copies:
+            shape = self.scope.types[interval.key].shape
+            return Buffer("convert", shape, "f32", interval.nbytes, "temporary")
         node = self.planner.nodes[self.planner.producer[interval.key]]
         vtype = self._type(node.op, interval.key)
         return Buffer(node.op.name, vtype.shape, vtype.dtype, interval.nbytes, "temporary")
