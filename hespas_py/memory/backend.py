@@ -32,8 +32,9 @@ class Backend:
     f32_dots: bool = False
 
 
-#: XLA:GPU: program order (its schedulers keep the producer-consumer order of the program
-#: where memory allows) and 16-bit dots in their own type (cuBLAS, cuDNN).
+#: XLA:GPU: kernels in program order (XLA:GPU's schedulers minimize memory, and the program
+#: order of a JAX step is close to their choice: the peaks of ``bench/memory.py gpu``) and
+#: 16-bit dots in their own type (cuBLAS and cuDNN take bf16 and f16).
 XLA_GPU = Backend()
 #: XLA:CPU as jaxlib builds it: the concurrency-optimized scheduler
 #: (``xla_cpu_enable_concurrency_optimized_scheduler``, default true, picks
