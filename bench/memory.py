@@ -5,8 +5,9 @@
   within 10% of ``xla_gpu_peak_bytes``, and the Llama-2-7B-dims batch-2 program fitting an
   H100 80GB but not an A100 40GB.
 - ``cpu``: the shipped workloads compiled on this machine's CPU through jaxlib, against
-  ``memory_analysis()`` of that compile (arguments, outputs and temporaries of XLA:CPU, whose
-  fusion and buffer assignment are not XLA:GPU's; see README "Memory").
+  ``memory_analysis()`` of that compile (arguments, outputs and temporaries of XLA:CPU), the
+  analysis following XLA:CPU (``backend="cpu"``: breadth-first schedule, 16-bit dots in f32)
+  beside the default one (XLA:GPU's); see README "Memory".
 - ``gen``: what the analysis adds to the wall time of ``hespas gen`` (a node preset,
   linear_split) on the 500k-op module (`scripts/gen_big_module.py`; goal: under 20%) and on
   shipped ResNet-50 and LLaMA steps: gen with the analysis against gen without it, runs
@@ -86,18 +87,21 @@ def cpu() -> None:
     from hespas_py.export.workloads import workload_path
     from hespas_py.memory import peak_of_file
 
-    print("workload                      peak MB   XLA:CPU MB   error  temps MB (XLA:CPU)")
+    print("workload                  XLA:CPU MB  peak MB (cpu)   error  temps MB  "
+          "peak MB (gpu)   error")
     for name in CPU_WORKLOADS:
         path = workload_path(name)
-        report = peak_of_file(path)
         xla = xla_cpu_memory(path)
         peak = xla["arguments"] + xla["outputs"] - xla["alias"] + xla["temporaries"]
-        assert (report.arguments_bytes, report.outputs_bytes) == (xla["arguments"],
-                                                                  xla["outputs"]), name
-        print(f"{name:<28}{report.peak_bytes / 1e6:9.1f}  {peak / 1e6:11.1f}  "
-              f"{report.peak_bytes / peak - 1:+6.1%}  {report.temporaries_bytes / 1e6:8.1f} "
-              f"({xla['temporaries'] / 1e6:.1f})")
-    print("arguments and outputs equal XLA:CPU's for every workload")
+        cpu_report, gpu_report = (peak_of_file(path, backend=b) for b in ("cpu", "gpu"))
+        assert (cpu_report.arguments_bytes, cpu_report.outputs_bytes) == (xla["arguments"],
+                                                                          xla["outputs"]), name
+        print(f"{name:<28}{peak / 1e6:8.1f}  {cpu_report.peak_bytes / 1e6:13.1f}  "
+              f"{cpu_report.peak_bytes / peak - 1:+6.1%}  "
+              f"{cpu_report.temporaries_bytes / 1e6:8.1f}  {gpu_report.peak_bytes / 1e6:13.1f}  "
+              f"{gpu_report.peak_bytes / peak - 1:+6.1%}")
+    print("arguments and outputs equal XLA:CPU's for every workload; temps: the analysis' "
+          "(cpu)")
 
 
 #: Runs ``hespas gen`` (a preset: fused_roofline) in a fresh process, timing it with or without

@@ -9,7 +9,7 @@ import pytest
 
 from hespas_py.errors import HespasError
 from hespas_py.estimate.hardware import hardware_from_config, load_hardware
-from hespas_py.memory import analyze, peak_of_file
+from hespas_py.memory import Buffer, analyze, peak_of_file
 from hespas_py.mlir.reader import load_module
 from hespas_py.split.combine import Thresholds
 
@@ -214,3 +214,63 @@ def test_single_device_collectives_are_free(tmp_path):
         _dot("%g", "%a", "%b"), *_psum("%r", "%g", "dense<0> : tensor<1x1xi64>"),
         _dot("%y", "%r", "%b"), f"    return %y : {T}"]))
     assert analyze(module).temporaries_bytes == MB  # %g and %r share one buffer
+
+
+def test_cpu_schedules_breadth_first(tmp_path):
+    # %3 reads only arguments: XLA:CPU's breadth-first scheduler runs it first, so it waits in
+    # memory beside the chain %0 -> %1 -> %2; in program order it is written just before %4.
+    module = _module(tmp_path, "\n".join([
+        _dot("%0", "%a", "%b"), _dot("%1", "%0", "%b"), _dot("%2", "%1", "%b"),
+        _dot("%3", "%a", "%a"), _dot("%4", "%2", "%3"), f"    return %4 : {T}"]))
+    assert analyze(module).temporaries_bytes == 2 * MB
+    assert analyze(module, backend="cpu").temporaries_bytes == 3 * MB
+
+
+def test_cpu_computes_16_bit_dots_in_f32(tmp_path):
+    # bf16: %0 (0.5 MiB) is a temporary. XLA:CPU writes it in f32, converts the arguments to
+    # f32 (a until the first dot, b until the second) and writes the last dot's result in f32
+    # before converting it into the output: 3 f32 buffers live at each dot.
+    half = "tensor<512x512xbf16>"
+    module = _module(tmp_path, "\n".join([
+        _dot("%0", "%a", "%b").replace(T, half), _dot("%1", "%0", "%b").replace(T, half),
+        f"    return %1 : {half}"]), args=f"%a: {half}, %b: {half}", results=half)
+    assert analyze(module).temporaries_bytes == MB // 2
+    report = analyze(module, backend="cpu")
+    assert report.temporaries_bytes == 3 * MB
+    assert {(b.dtype, b.bytes) for b in report.top if b.kind == "temporary"} == {("f32", MB)}
+
+
+def test_unknown_memory_backend_is_an_error(tmp_path):
+    module = _module(tmp_path, f"    return %a : {T}")
+    with pytest.raises(HespasError, match="memory backend 'tpu'"):
+        analyze(module, backend="tpu")
+
+
+def test_cpu_carries_a_sliced_16_bit_loop_state_in_f32(tmp_path):
+    # The body only slices %s (bf16, 2 MiB) and passes it on: XLA:CPU normalizes the slice to
+    # f32 by converting all of %s, and hoists that convert out of the loop, so the loop
+    # carries a 4 MiB f32 copy; %s's own kernel writes it in f32 directly.
+    stack, row = "tensor<4x512x512xbf16>", "tensor<512x512xbf16>"
+    module = _module(tmp_path, "\n".join([
+        f"    %s = stablehlo.exponential %a : {stack}",
+        "    %c0 = stablehlo.constant dense<0> : tensor<i32>",
+        "    %c4 = stablehlo.constant dense<4> : tensor<i32>",
+        f"    %r:3 = stablehlo.while(%i = %c0, %v = %b, %t = %s) : tensor<i32>, {row}, {stack}",
+        "     cond {",
+        "      %p = stablehlo.compare LT, %i, %c4 : (tensor<i32>, tensor<i32>) -> tensor<i1>",
+        "      stablehlo.return %p : tensor<i1>",
+        "    } do {",
+        "      %one = stablehlo.constant dense<1> : tensor<i32>",
+        "      %z = stablehlo.constant dense<0> : tensor<i32>",
+        "      %n = stablehlo.add %i, %one : tensor<i32>",
+        f"      %l = stablehlo.dynamic_slice %t, %i, %z, %z, sizes = [1, 512, 512] : "
+        f"({stack}, tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<1x512x512xbf16>",
+        f"      %m = stablehlo.reshape %l : (tensor<1x512x512xbf16>) -> {row}",
+        f"      %w = stablehlo.add %v, %m : {row}",
+        f"      stablehlo.return %n, %w, %t : tensor<i32>, {row}, {stack}",
+        "    }",
+        f"    return %r#1 : {row}"]), args=f"%a: {stack}, %b: {row}", results=row)
+    assert analyze(module).temporaries_bytes == 2 * MB
+    report = analyze(module, backend="cpu")
+    assert report.temporaries_bytes == 4 * MB
+    assert report.top[0] == Buffer("convert", (4, 512, 512), "f32", 4 * MB, "temporary")

@@ -2,7 +2,7 @@
 fusion plan of ``fused_roofline``; nothing imports it back but the pipeline and the CLI).
 
 `analyze` counts a module, `peak_of_file` a module file;
-`liveness` walks one scope.
+`liveness` walks one scope; `backend` says what XLA:GPU and XLA:CPU do differently.
 """
 
 from hespas_py.memory.analysis import MemoryReport, analyze, peak_of_file

@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
 
+from hespas_py.errors import HespasError
+from hespas_py.memory.backend import BACKENDS, Backend
 from hespas_py.memory.liveness import TOP_BUFFERS, Buffer, scope_peak
 from hespas_py.mlir.aliases import ANY_OUTPUT
 from hespas_py.mlir.ops import Module, TensorType
@@ -86,15 +88,24 @@ def _alias_bytes(arg_types: tuple[TensorType, ...], result_types: tuple[TensorTy
     return total
 
 
+def _backend(name: str) -> Backend:
+    if name not in BACKENDS:
+        raise HespasError(f"memory backend {name!r}: not one of {', '.join(BACKENDS)}")
+    return BACKENDS[name]
+
+
 def analyze(module: Module, fused_attention: bool = False,
-            combine: Thresholds = DEFAULT_COMBINE) -> MemoryReport:
+            combine: Thresholds = DEFAULT_COMBINE, backend: str = "gpu") -> MemoryReport:
     """The per-device memory of ``module``'s entry function (see the module docstring);
     ``fused_attention`` plans attention as flash kernels, as the estimator would; ``combine``:
-    the thresholds of XLA's collective combiners (default: XLA's own)."""
+    the thresholds of XLA's collective combiners (default: XLA's own); ``backend``: whose
+    compiler to follow, ``gpu`` (XLA:GPU) or ``cpu`` (XLA:CPU, `liveness.XLA_CPU`); another
+    name raises `HespasError`."""
     entry = module.functions[module.entry]
     returned = entry.ops[-1].operands if entry.ops else ()
     temporaries = scope_peak(entry.ops, entry.args, entry.arg_types, returned, fused_attention,
-                             output_slots=returned, combine=combine)
+                             output_slots=returned, combine=combine,
+                             backend=_backend(backend))
     arguments = [Buffer("parameter", t.shape, t.dtype, t.nbytes, "argument")
                  for t in entry.arg_types]
     producers = {r: op.name for op in entry.ops for r in op.results}
@@ -110,10 +121,10 @@ def analyze(module: Module, fused_attention: bool = False,
 
 
 def peak_of_file(path: str | Path, module: int | None = None,
-                 fused_attention: bool = False) -> MemoryReport:
+                 fused_attention: bool = False, backend: str = "gpu") -> MemoryReport:
     """`analyze` of the module in ``path`` (module ``module``, from 1, of a file of several);
-    bad input raises `HespasError` as `load_module` does. For callers that hold no `Module`
-    (`bench/memory.py`, scripts)."""
+    ``backend`` as `analyze` takes it; bad input raises `HespasError` as `load_module` does.
+    For callers that hold no `Module` (`bench/memory.py`, scripts)."""
     from hespas_py.mlir.reader import load_module
 
-    return analyze(load_module(path, module=module), fused_attention)
+    return analyze(load_module(path, module=module), fused_attention, backend=backend)

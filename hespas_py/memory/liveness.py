@@ -32,6 +32,17 @@ Combined collectives: XLA's combiners merge independent collectives of one kind 
 its last operand exists: every operand of a combined collective lives until then, and every
 result from then on (the gradients of a data-parallel step all at once).
 
+Backends (`hespas_py.memory.backend`): the rules above are XLA's on every backend; XLA:CPU's
+schedule and float normalization change which buffers are live when. It schedules
+breadth-first, each kernel as soon as its operands exist, where XLA:GPU keeps close to program
+order (a value computed early waits in memory for its reader: the weight gradients of a
+pipelined step, computed as soon as each microbatch's backward pass is done, all live until
+their sum). It computes dots and convolutions of 16-bit floats in f32: their results take twice
+the bytes (an output so written has an f32 temporary, converted into it), and each 16-bit
+operand is converted to an f32 copy once, as soon as it exists (`_f32_operands`); a loop that
+only slices a 16-bit state element it passes on unchanged carries an f32 copy of it
+(`sliced_state`).
+
 Control flow: a ``while`` adds, at its position, the peak temporaries of its body (or condition,
 whichever is larger) on top of its state; a ``case``/``if`` the larger of its branches. Values a
 body yields are its state, not temporaries.
@@ -49,6 +60,8 @@ from hespas_py.dag import Dag
 from hespas_py.estimate.fusion.kernel import Kind
 from hespas_py.estimate.fusion.planner import Planner
 from hespas_py.estimate.fusion.scope import IN_PLACE, OpClass, Scope
+from hespas_py.memory.backend import (NARROW_FLOATS, WIDENED, XLA_GPU, Backend,
+                                      breadth_first_order, sliced_state)
 from hespas_py.mlir.ops import DTYPE_BYTES, Op, Region, TensorType
 from hespas_py.split.combine import (DEFAULT_COMBINE, Thresholds, combine_all, pending_entry,
                                      schedule_merged)
@@ -107,15 +120,17 @@ class _Interval:
 
 def scope_peak(ops: Sequence[Op], args: Sequence[int], arg_types: Sequence[TensorType],
                outputs: Collection[int], fused_attention: bool = False,
-               output_slots: Sequence[int] = (), combine: Thresholds = DEFAULT_COMBINE) -> ScopePeak:
+               output_slots: Sequence[int] = (), combine: Thresholds = DEFAULT_COMBINE,
+               backend: Backend = XLA_GPU) -> ScopePeak:
     """Peak temporaries of ``ops`` (one scope, program order) with arguments ``args`` (SSA ids
     and types); ``outputs``: SSA ids read after the scope (not temporaries; the scope's own
     returned values never are).
 
     ``output_slots``: the returned values (SSA ids, one per output buffer) whose buffers
     temporaries may borrow before the value is written (`_borrow_output_buffers`); ``combine``:
-    the collective combiners' thresholds."""
-    walk = _Walk(ops, args, arg_types, outputs, fused_attention, itertools.count(), combine)
+    the collective combiners' thresholds; ``backend``: the compiler's properties."""
+    walk = _Walk(ops, args, arg_types, outputs, fused_attention, itertools.count(), combine,
+                 backend)
     return walk.peak(output_slots)
 
 
@@ -183,10 +198,13 @@ class _Walk:
 
     def __init__(self, ops: Sequence[Op], args: Sequence[int], arg_types: Sequence[TensorType],
                  outputs: Collection[int], fused_attention: bool, fresh: Iterator[int],
-                 combine: Thresholds) -> None:
+                 combine: Thresholds, backend: Backend) -> None:
         self.fresh = fresh
         self.fused_attention = fused_attention
         self.combine = combine
+        self.backend = backend
+        self.sliced_state: dict[int, set[int]] = {}  # per while node, `sliced_state`
+        self.copies: set[int] = set()  # ids of the intervals of `_f32_operands`
         keys = {a: next(fresh) for a in args}
         self.scope = Scope(ops, keys, fresh)
         self.scope.types.update((keys[a], t) for a, t in zip(args, arg_types))
@@ -200,11 +218,13 @@ class _Walk:
         in_order = sorted((g for g in self.planner.groups if g.members), key=lambda g: max(
             g.members))
         self.time_of = {id(g): t for t, g in enumerate(in_order)}
-        self._combine_collectives(in_order)
+        self._schedule(in_order)
         kernels = sorted(((self.time_of[id(g)], g) for g in in_order), key=lambda k: k[0])
         death = self._deaths()
         buffer_of: dict[int, _Interval] = {}
         extra: dict[int, ScopePeak] = {}  # position -> nested or expansion peak there
+        # f32 results of widened ops that write an output, f32 copies of their operands
+        scratch: list[_Interval] = self._f32_operands(death) if self.backend.f32_dots else []
         for t, group in kernels:
             taken: set[int] = set()
             for m in sorted(group.members):
@@ -218,9 +238,13 @@ class _Walk:
                 dying = [k for k in dict.fromkeys(node.inputs)
                          if k in buffer_of and death.get(k) == t] if reusable else []
                 for key in node.outputs:
+                    if key in self.outputs and self._widened(node.op, key):
+                        # an output it writes in f32 first, then converts into the output
+                        scratch.append(_Interval(t, t, self._type(node.op, key).nbytes, key))
                     if key not in death or self._writer(key) is not group:
                         continue
-                    size = self.planner.nbytes(key)
+                    vtype = self._type(node.op, key)
+                    size = vtype.nbytes if vtype is not None else 0
                     reuse = next((k for k in dying if k not in taken
                                   and buffer_of[k].nbytes == size), None)
                     if reuse is None:
@@ -229,7 +253,7 @@ class _Walk:
                     taken.add(reuse)
                     buffer_of[key] = interval = buffer_of[reuse]
                     interval.death = max(interval.death, death[key])
-        intervals = list({id(b): b for b in buffer_of.values()}.values())
+        intervals = [*{id(b): b for b in buffer_of.values()}.values(), *scratch]
         if output_slots:
             end = kernels[-1][0] + 1 if kernels else 0
             intervals = _borrow_output_buffers(intervals, [
@@ -237,13 +261,14 @@ class _Walk:
                 for key in (self.scope.env.get(v) for v in output_slots)])
         return self._sweep(intervals, extra)
 
-    def _combine_collectives(self, kernels: list) -> None:
-        """Reschedule ``kernels`` (planner groups, in program order) around the combined
-        collectives (`combine_all` over the kernel graph): a combined collective runs where
-        the last of its members was, the kernels that read one of them after it
-        (`schedule_merged`); ``time_of`` becomes each kernel's place in that order."""
+    def _schedule(self, kernels: list) -> None:
+        """Order ``kernels`` (planner groups, in program order) as XLA schedules them, with the
+        collectives combined (`combine_all` over the kernel graph): a combined collective runs
+        where the last of its members was, the kernels that read one of them after it
+        (`schedule_merged`), or, for a breadth-first schedule, each kernel as soon as its
+        operands exist (`breadth_first_order`); ``time_of`` becomes each kernel's place in that
+        order."""
         planner = self.planner
-        index = {id(g): k for k, g in enumerate(kernels)}
         pending = {}
         for k, group in enumerate(kernels):
             node = planner.nodes[next(iter(group.members))]
@@ -251,18 +276,34 @@ class _Walk:
                 entry = pending_entry(node.op, self.combine)
                 if entry is not None:
                     pending[k] = entry
-        if len(pending) < 2:
+        breadth_first = self.backend.breadth_first
+        if len(pending) < 2 and not breadth_first:
             return
+        index = {id(g): k for k, g in enumerate(kernels)}
         dag = Dag(len(kernels), (
             (index[id(planner.groups[w])], index[id(planner.groups[r])])
             for key in planner.users if (w := planner.writer_group(key)) is not None
             for r in planner.reader_groups(key) if r != w))
-        merged = combine_all(dag, pending, self.combine)
-        if not merged:
+        merged = combine_all(dag, pending, self.combine) if len(pending) > 1 else {}
+        if not merged and not breadth_first:
             return
-        for t, k in enumerate(schedule_merged(dag, merged)):
+        order = breadth_first_order(dag) if breadth_first else schedule_merged(dag, merged)
+        for t, k in enumerate(order):
             for member in merged.get(k, (k,)):
                 self.time_of[id(kernels[member])] = t
+
+    def _widened(self, op: Op, key: int) -> bool:
+        """Whether the backend computes ``op``'s result ``key`` in f32 though its type is a
+        16-bit float (`Backend.f32_dots`)."""
+        if not self.backend.f32_dots or op.short_name not in WIDENED:
+            return False
+        vtype = self.scope.types.get(key)
+        return vtype is not None and vtype.dtype in NARROW_FLOATS
+
+    def _type(self, op: Op, key: int) -> TensorType | None:
+        """The type of the buffer ``op`` writes for value ``key`` (f32 where `_widened`)."""
+        vtype = self.scope.types.get(key)
+        return TensorType(vtype.shape, "f32") if self._widened(op, key) else vtype
 
     def _writer(self, key: int):
         """The kernel (planner group) that writes ``key``."""
@@ -287,6 +328,54 @@ class _Walk:
                 death[key] = max([self.time_of[id(self._writer(key))], *readers])
         return death
 
+    def _f32_operands(self, death: dict[int, int]) -> list[_Interval]:
+        """The f32 copies of the 16-bit float operands of widened ops (`Backend.f32_dots`):
+        each such value is converted once (XLA's CSE merges the converts its float
+        normalization inserts), as soon as it exists (at the scope's start for an argument),
+        into a buffer live until its last widened reader; the value itself then lives only
+        until its other readers (``death`` is shortened so), and not at all without any (its
+        writer writes f32). A widened op's own result is f32 already."""
+        planner = self.planner
+        copies = []
+        for key, users in planner.users.items():
+            vtype = self.scope.types.get(key)
+            if vtype is None or vtype.dtype not in NARROW_FLOATS or key in self.scope.folded \
+                    or (key in planner.producer and self._widened(
+                        planner.nodes[planner.producer[key]].op, key)):
+                continue
+            widened, plain = [], []
+            for g in planner.reader_groups(key):
+                group = planner.groups[g]
+                (widened if all(self._reads_f32(planner.nodes[u], key) for u in users
+                                if u in group.members) else plain).append(self.time_of[id(group)])
+            if not widened:
+                continue
+            born = 0
+            if key in planner.producer and planner.writer_group(key) is not None:
+                born = self.time_of[id(self._writer(key))]
+            if key in death and (plain or self._writer(key).kind is not Kind.LOOP):
+                death[key] = max([born, *plain])
+            elif key in death:  # its loop kernel writes f32 instead (the convert fused in)
+                del death[key]
+            copies.append(_Interval(born, max(widened), vtype.num_elements * 4, key))
+        self.copies.update(id(c) for c in copies)
+        return copies
+
+    def _reads_f32(self, node, key: int) -> bool:
+        """Whether ``node`` reads the 16-bit float ``key`` as f32 on a `Backend.f32_dots`
+        backend: a dot or convolution, or a ``while`` whose body passes ``key``'s state
+        element on unchanged and only slices it (``dynamic_slice`` of 16-bit floats is
+        normalized to f32 too, converting its whole operand, and
+        ``WhileLoopInvariantCodeMotion`` hoists that convert out of the loop: the loop
+        carries an f32 copy)."""
+        if node.op.short_name in WIDENED:
+            return True
+        if node.op.short_name != "while" or len(node.op.regions) != 2:
+            return False
+        if id(node) not in self.sliced_state:
+            self.sliced_state[id(node)] = sliced_state(node, self.fresh)
+        return key in self.sliced_state[id(node)]
+
     def _temporary(self, key: int) -> bool:
         """Whether ``key`` is a value of this scope written to memory and not an output."""
         planner = self.planner
@@ -303,7 +392,7 @@ class _Walk:
     def _region_peak(self, region: Region) -> ScopePeak:
         returned = region.ops[-1].operands if region.ops else ()
         walk = _Walk(region.ops, region.args, region.arg_types, returned,
-                     self.fused_attention, self.fresh, self.combine)
+                     self.fused_attention, self.fresh, self.combine, self.backend)
         return walk.peak()
 
     def _sweep(self, intervals: list[_Interval], extra: dict[int, ScopePeak]) -> ScopePeak:
@@ -331,6 +420,9 @@ class _Walk:
         return ScopePeak(best, tuple(live_buffers))
 
     def _buffer(self, interval: _Interval) -> Buffer:
+        if id(interval) in self.copies:
+            shape = self.scope.types[interval.key].shape
+            return Buffer("convert", shape, "f32", interval.nbytes, "temporary")
         node = self.planner.nodes[self.planner.producer[interval.key]]
-        vtype = self.scope.types[interval.key]
+        vtype = self._type(node.op, interval.key)
         return Buffer(node.op.name, vtype.shape, vtype.dtype, interval.nbytes, "temporary")

@@ -1,0 +1,87 @@
+"""What an XLA backend's compiler does that changes which buffers are live when, for
+`hespas_py.memory.liveness`: the order it schedules kernels in, and the element type it
+computes 16-bit float dots in."""
+
+from __future__ import annotations
+
+import collections
+from dataclasses import dataclass
+from typing import Iterator
+
+from hespas_py.dag import Dag
+from hespas_py.estimate.fusion.scope import Node, Scope
+
+#: Ops a backend with `Backend.f32_dots` computes in f32 when their result is a 16-bit float.
+WIDENED = frozenset({"dot_general", "dot", "convolution"})
+#: The 16-bit float types it widens.
+NARROW_FLOATS = frozenset({"bf16", "f16"})
+
+
+@dataclass(frozen=True, slots=True)
+class Backend:
+    """What an XLA backend's compiler does that changes which buffers are live when.
+
+    Attributes:
+        breadth_first: it schedules each computation breadth-first, every kernel as soon as
+            its operands exist (`breadth_first_order`), rather than close to program order.
+        f32_dots: it computes dots and convolutions of 16-bit floats in f32, so their result
+            buffers are f32.
+    """
+
+    breadth_first: bool = False
+    f32_dots: bool = False
+
+
+#: XLA:GPU: kernels in program order (XLA:GPU's schedulers minimize memory, and the program
+#: order of a JAX step is close to their choice: the peaks of ``bench/memory.py gpu``) and
+#: 16-bit dots in their own type (cuBLAS and cuDNN take bf16 and f16).
+XLA_GPU = Backend()
+#: XLA:CPU as jaxlib builds it: the concurrency-optimized scheduler
+#: (``xla_cpu_enable_concurrency_optimized_scheduler``, default true, picks
+#: ``BFSMemoryScheduler`` in ``xla/service/cpu/cpu_compiler.cc``) and 16-bit dots and
+#: convolutions run in f32 (``FloatNormalization`` with ``CpuFloatSupport`` for bf16,
+#: ``ChangeOpDataType`` for f16, same file: its optimized HLO of a bf16 dot writes f32).
+XLA_CPU = Backend(breadth_first=True, f32_dots=True)
+#: Backends by the name `hespas_py.memory.analyze` takes.
+BACKENDS = {"gpu": XLA_GPU, "cpu": XLA_CPU}
+
+
+def breadth_first_order(dag: Dag) -> list[int]:
+    """The nodes of ``dag`` (numbered in program order) as XLA:CPU's default scheduler orders
+    its instructions (``BFSMemoryScheduler``, ``xla/service/hlo_memory_scheduler.cc``): a
+    first-in first-out queue, seeded with the nodes that wait for nothing in program order, that
+    takes each node once its last operand's writer ran, consumers in program order."""
+    waiting = {node: len(pred) for node, pred in dag.pred.items()}
+    queue = collections.deque(node for node in sorted(waiting) if waiting[node] == 0)
+    order = []
+    while queue:
+        node = queue.popleft()
+        order.append(node)
+        for succ in sorted(dag.succ[node]):
+            waiting[succ] -= 1
+            if waiting[succ] == 0:
+                queue.append(succ)
+    return order
+
+
+def sliced_state(node: Node, fresh: Iterator[int]) -> set[int]:
+    """The keys of ``node``'s (a ``while``'s) operands whose state element its body passes on
+    unchanged and reads only as the operand of ``dynamic_slice``: a `Backend.f32_dots` backend
+    carries them in f32 (``dynamic_slice`` of 16-bit floats is normalized to f32 too, which
+    converts its whole operand, and ``WhileLoopInvariantCodeMotion`` hoists that convert of a
+    loop-invariant value out of the loop). ``fresh``: the walk's key counter."""
+    body = node.op.regions[1]
+    keys = {a: next(fresh) for a in body.args}
+    scope = Scope(body.ops, keys, fresh)
+    readers: dict[int, list[tuple[str, int]]] = {}
+    for inner in scope.nodes:
+        for i, k in enumerate(inner.inputs):
+            readers.setdefault(k, []).append((inner.op.short_name, i))
+    positions = [k for k in range(len(node.op.operands)) if k not in node.sunk]
+    sliced = set()
+    for key, k in zip(node.inputs, positions):
+        arg = keys[body.args[k]]
+        if k < len(scope.returned) and scope.returned[k] == arg and readers.get(arg) \
+                and all(r == ("dynamic_slice", 0) for r in readers[arg]):
+            sliced.add(key)
+    return sliced
