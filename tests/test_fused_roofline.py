@@ -10,6 +10,7 @@ import pytest
 
 from hespas_py.estimate.base import Hardware, get_estimator
 from hespas_py.estimate.fusion import Kind, plan_kernels
+from hespas_py.estimate.fusion.planner import GpuRules
 from hespas_py.estimate.hardware import load_hardware, preset_names
 from hespas_py.mlir.reader import load_module
 from hespas_py.split import split
@@ -367,6 +368,9 @@ def test_a_producer_is_duplicated_only_when_its_whole_operand_cone_pays(tmp_path
     on its own operands (a 1-byte mask and the gradient) it would look cheap to duplicate."""
     path = module(tmp_path, RELU_BACKWARD, f"%x: {H}, %t: {H}, %dy: {H}, %m: tensor<512xf32>",
                   f"tensor<512xf32>, tensor<512xf32>, {T}")
-    planned = kernels(path)
+    ops, returned = program_ops(load_module(path))
+    planned = plan_kernels(ops, set(returned), rules=GpuRules(duplication_cone=True))
     assert sum(op.short_name == "select" for k in planned for op in k.ops) == 1
     assert sum(op.short_name == "compare" for k in planned for op in k.ops) == 1
+    alone = plan_kernels(ops, set(returned))  # without the rule: recomputed in each consumer
+    assert sum(op.short_name == "select" for k in alone for op in k.ops) == 2

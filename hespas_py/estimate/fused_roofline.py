@@ -41,10 +41,12 @@ XLA's GPU-only rewrites, each switched on by a bool param of the NVIDIA presets 
 `fusion.normalization`), ``select_and_scatter_expansion`` (``select_and_scatter`` as
 SelectAndScatterExpander's fill, ``reduce_window`` and scatter kernels,
 `fusion.select_and_scatter`), ``cublas_gemm_operands`` (a ``convert`` feeding a dot runs
-outside the GEMM, which reads operands as stored) and ``tree_reduction`` (a reduction too large
+outside the GEMM, which reads operands as stored), ``tree_reduction`` (a reduction too large
 for one race-free kernel runs as partial reductions and a reduction of the partials,
-`fusion.tree_reduction`) and ``conv_input_pads`` (a forward convolution with uneven
-padding or padded channels reads a padded copy of its input, `fusion.convolution.padded_input`). cuBLAS and cuDNN custom calls are GEMM,
+`fusion.tree_reduction`), ``conv_input_pads`` (a forward convolution with uneven padding or
+padded channels reads a padded copy of its input, `fusion.convolution.padded_input`) and
+``duplication_cone`` (priority fusion weighs duplicating a producer with its operand cone).
+cuBLAS and cuDNN custom calls are GEMM,
 convolution and flash-attention kernels (`hespas_py.estimate.library_calls`).
 
 Attention. ``fused_attention`` (default false: XLA's GPU compiler does not rewrite plain attention
@@ -110,7 +112,7 @@ _NUMERIC_PARAMS = ("launch_overhead_s", "memory_efficiency", "tensor_efficiency"
 _ATTENTION_PARAMS = ("attention_efficiency", "attention_backward_efficiency")
 #: Params switching XLA's GPU-only rewrites on (`GpuRules` fields of the same names).
 _GPU_RULES = ("triton_normalization", "select_and_scatter_expansion", "cublas_gemm_operands",
-              "tree_reduction", "conv_input_pads")
+              "tree_reduction", "conv_input_pads", "duplication_cone")
 
 
 @register

@@ -89,6 +89,9 @@ class GpuRules:
             padding or input dilation: ``ConvPaddingLegalization``; channels padded for tensor
             cores: ``CudnnPadForConvolutions``) reads that copy, written by a pad kernel
             (`convolution.padded_input`).
+        duplication_cone: a producer with several consumer kernels is weighed for duplication
+            with its single-consumer operand cone (`Planner._cone_inputs`), as XLA's priority
+            fusion, which has fused that cone into it first, weighs it.
     """
 
     triton_normalization: bool = False
@@ -96,6 +99,7 @@ class GpuRules:
     cublas_gemm_operands: bool = False
     tree_reduction: bool = False
     conv_input_pads: bool = False
+    duplication_cone: bool = False
 
 
 @dataclass(slots=True)
@@ -198,9 +202,10 @@ class Planner:
         in each of them must move no more bytes than storing it once and reading it back (at a
         tie fusing still wins: it saves the producer's kernel launch, which XLA's
         ``GpuPerformanceModel::EstimateRunTimes`` charges to the unfused side). The producer is
-        weighed with its operand cone (`_cone_inputs`), as XLA weighs it."""
+        weighed alone, or with its operand cone (`GpuRules.duplication_cone`)."""
         node = self.nodes[i]
-        inputs = self._cone_inputs(i)
+        inputs = (self._cone_inputs(i) if self.rules.duplication_cone
+                  else [k for k in dict.fromkeys(node.inputs) if k not in self.scope.folded])
         stored = sum(self.nbytes(k) for k in node.outputs)
         unfused = sum(self._read_cost(k) for k in inputs) + (1 + len(targets)) * stored
         fused = sum(self._read_cost(k) for g in targets for k in inputs
