@@ -15,13 +15,13 @@ from __future__ import annotations
 import dataclasses
 import html
 import inspect
-import json
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
 from hespas_py.errors import HespasError
+from hespas_py.units import memory_line
 
 
 @dataclass(frozen=True)
@@ -90,11 +90,7 @@ class Report:
                  ("machine", f"{self.devices} devices, {self.node} ({self.estimator})"
                   + (f" on {self.system}" if self.system else ""))]
         if self.memory is not None:
-            peak, capacity = self.memory.get("peak_bytes"), self.memory.get("capacity_bytes")
-            lines.append(("memory", f"peak {peak / 2**30:,.2f} GiB of "
-                          f"{capacity / 2**30:,.2f} GiB per device, "
-                          f"{'fits' if self.fits else 'does not fit'}"
-                          if peak is not None and capacity else json.dumps(self.memory)))
+            lines.append(("memory", memory_line(self.memory)))
         for kind, entry in self.collectives.items():
             lines.append(("collective", f"{kind}: {entry['count']} x, "
                           f"{entry['bytes'] / 1e6:,.1f} MB"))

@@ -133,7 +133,7 @@ def test_report_shows_memory_when_gen_gives_it(report):
               "temporaries_bytes": 2**30, "capacity_bytes": 2**30, "fits": False, "top": []}
     tight = dataclasses.replace(report, memory=memory)
     assert tight.fits is False
-    assert "peak 3.00 GiB of 1.00 GiB per device, does not fit" in str(tight)
+    assert "3.00 GiB of 1.00 GiB per device: does NOT fit" in str(tight)
 
 
 def test_a_system_of_another_size_fails_before_any_output(tmp_path):

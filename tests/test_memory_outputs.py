@@ -8,6 +8,7 @@ import json
 from hespas_py.estimate.hardware import PRESETS_DIR as NODE_PRESETS
 from hespas_py.export.workloads import workload_path
 from hespas_py.memory import peak_of_file
+from hespas_py.units import gib
 from sweep_helpers import hespas, write_spec
 
 WORKLOAD = "mlp_dp_4dev"
@@ -36,7 +37,7 @@ def test_gen_reports_memory_in_json_stats_and_table(tmp_path, capsys, monkeypatc
     code, stdout, _ = hespas(capsys, monkeypatch, "gen", small, "--mlir_file",
                              workload_path(WORKLOAD), "--output", out, "--clean")
     assert code == 0
-    assert f"{peak / 1e9:,.2f} GB of {(peak - 1) / 1e9:,.2f} GB per device: does NOT fit" in \
+    assert f"{gib(peak)} GiB of {gib(peak - 1)} GiB per device: does NOT fit" in \
         stdout.replace("\n", " ")
 
 
@@ -58,8 +59,8 @@ def test_sweep_rows_carry_peak_and_fit_and_fits_only_skips(tmp_path, capsys, mon
     assert [r["node"] for r in result["rows"]] == ["H100_80GB"]
     assert result["skipped"] == [{"workload": WORKLOAD, "node": small, "system": "H100_80GB_4GPU",
                                   "estimator": "roofline", "reason": (
-                                      f"{WORKLOAD} needs {peak / 1e9:,.2f} GB per device, {small} "
-                                      f"has {(peak - 1) / 1e9:,.2f} GB (fits_only)")}]
+                                      f"{WORKLOAD} needs {gib(peak)} GiB per device, {small} "
+                                      f"has {gib(peak - 1)} GiB (fits_only)")}]
 
 
 def test_sweep_summary_names_the_best_point_that_fits(tmp_path, capsys, monkeypatch):

@@ -20,6 +20,7 @@ from hespas_py.accuracy.cases import SYSTEMS_DIR
 from hespas_py.accuracy.evaluate import DEFAULT_ESTIMATOR, Evaluation, evaluate
 from hespas_py.accuracy.rows import GROUPS, groups
 from hespas_py.cli.main import app
+from hespas_py.units import gib
 
 
 def as_json(evaluation: Evaluation, estimator: str) -> dict:
@@ -81,7 +82,7 @@ def print_table(evaluation: Evaluation) -> None:
     columns = ["group", "row", "system", "estimator", "counted", "measured (s)", "estimated (s)",
                "error"]
     if memory:
-        columns += ["measured peak (GB)", "estimated peak (GB)", "memory error"]
+        columns += ["measured peak (GiB)", "estimated peak (GiB)", "memory error"]
     for column in columns:
         table.add_column(column, justify="right" if "(" in column or "error" in column else "left")
     for r in evaluation.results:
@@ -91,8 +92,8 @@ def print_table(evaluation: Evaluation) -> None:
                  f"{r.estimated_s:.4g}", f"{r.error:+.1%}"]
         if memory:
             known = r.memory_error is not None
-            cells += [f"{r.row.measured_peak_bytes / 1e9:.3f}" if known else "",
-                      f"{r.estimated_peak_bytes / 1e9:.3f}" if known else "",
+            cells += [gib(r.row.measured_peak_bytes) if known else "",
+                      gib(r.estimated_peak_bytes) if known else "",
                       f"{r.memory_error:+.1%}" if known else ""]
         table.add_row(*cells)
     console = Console()

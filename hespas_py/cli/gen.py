@@ -63,22 +63,12 @@ def _progress_bar():
     return progress, hook
 
 
-def memory_line(memory: Optional[Mapping[str, Any]]) -> str:
-    """``58.93 GB of 85.90 GB per device: fits`` (decimal GB); the peak alone when the hardware
-    states no capacity."""
-    if memory is None:
-        return "not analysed (--memory)"
-    peak = f"{memory['peak_bytes'] / 1e9:,.2f} GB"
-    if memory["capacity_bytes"] is None:
-        return f"{peak} per device (the hardware states no capacity)"
-    verdict = "fits" if memory["fits"] else "does NOT fit"
-    return f"{peak} of {memory['capacity_bytes'] / 1e9:,.2f} GB per device: {verdict}"
-
-
 def print_summary(summary: Mapping[str, Any]) -> None:
     """The human-readable summary: headline figures and the top ops by time."""
     from rich.console import Console
     from rich.table import Table
+
+    from hespas_py.units import memory_line
 
     nodes = summary["nodes_per_device"]
     head = Table(show_header=False, box=None, pad_edge=False)

@@ -18,6 +18,7 @@ from hespas_py.cli.main import app
 from hespas_py.cli.sweep import (ADDRESS_OPTION, BACKEND_OPTION, JOBS_OPTION, JSON_OPTION,
                                  run_stored)
 from hespas_py.errors import HespasError
+from hespas_py.units import gib
 
 if TYPE_CHECKING:
     from hespas_py.search.run import SearchResult
@@ -27,7 +28,7 @@ _SHOWN = 20
 
 
 def _gib(value: Optional[int]) -> str:
-    return "" if value is None else f"{value / 2**30:,.2f}"
+    return "" if value is None else gib(value)
 
 
 def print_ranking(result: SearchResult, axes: tuple[str, ...], out: Path) -> None:

@@ -17,6 +17,7 @@ import typer
 
 from hespas_py.cli.main import app
 from hespas_py.errors import HespasError
+from hespas_py.units import gib
 
 if TYPE_CHECKING:  # the sweep machinery is imported when the command runs
     from hespas_py.sweep.runner import ProgressHook, SweepResult
@@ -75,14 +76,14 @@ def print_summary(result: SweepResult, variant_keys: tuple[str, ...], out: Path)
     table = Table(title="best point per workload (of those that fit in memory)")
     for column in ("workload", "node", "system", "estimator", *variant_keys):
         table.add_column(column)
-    for column in ("step (ms)", "compute (ms)", "exposed comm (ms)", "peak memory (GB)"):
+    for column in ("step (ms)", "compute (ms)", "exposed comm (ms)", "peak memory (GiB)"):
         table.add_column(column, justify="right")
     best = best_per_workload(result.rows)
     for row in best:
         table.add_row(*(str(row[k]) for k in ("workload", "node", "system", "estimator",
                                                *variant_keys)),
                       _ms(row["step_time_s"]), _ms(row["compute_s"]), _ms(row["exposed_comm_s"]),
-                      f"{row['peak_bytes'] / 1e9:,.2f}")
+                      gib(row["peak_bytes"]))
     shown = {r["workload"] for r in best}
     unfit = [w for w in dict.fromkeys(r["workload"] for r in result.rows) if w not in shown]
     work = result.work

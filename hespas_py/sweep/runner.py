@@ -22,6 +22,7 @@ from hespas_py.sweep.plan import Plan, Point
 from hespas_py.sweep.store import Store
 from hespas_py.sweep.tasks import (Failure, Figures, SimBatch, TraceFiles, make_traces,
                                    simulate_points)
+from hespas_py.units import gib
 
 #: Called as ``progress(phase, done, total)``, phase ``traces`` or ``points``.
 ProgressHook = Callable[[str, int, int], None]
@@ -105,8 +106,8 @@ class _Run:
         capacity); None when it is not."""
         if not self.fits_only or point.fits(peak) is not False:
             return None
-        return (f"{point.labels['workload']} needs {peak / 1e9:,.2f} GB per device, "
-                f"{point.labels['node']} has {point.capacity_bytes / 1e9:,.2f} GB (fits_only)")
+        return (f"{point.labels['workload']} needs {gib(peak)} GiB per device, "
+                f"{point.labels['node']} has {gib(point.capacity_bytes)} GiB (fits_only)")
 
     def submit_points(self, traces: TraceFiles) -> None:
         """Skip the trace set's points its device count (or, with ``fits_only``, its memory)
