@@ -226,10 +226,6 @@ def run(config: str, mlir_file: Optional[Path], output: Optional[Path], split_fn
         json_out: bool, system_config: Optional[str], threads: int, log_level: str,
         log_path: Optional[Path]) -> None:
     """Generate per-device Chakra traces and module_stats.json from a StableHLO step."""
-    if mlir_file is not None:  # the parse runs while the later stages are imported
-        from hespas_py.mlir.source import parse_ahead
-
-        parse_ahead(mlir_file, module)
     from hespas_py.pipeline import GenConfig, generate
 
     _setup_logging(log_level, log_path)

@@ -22,9 +22,7 @@ What other frontends write is read too:
 from __future__ import annotations
 
 import gzip
-import os
 import re
-import threading
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
@@ -77,73 +75,10 @@ class _Source:
     data: str | bytes
 
 
-class _Ahead:
-    """A `parse_file` call running in a thread (the parser holds no GIL), started by
-    `parse_ahead`, taken by the `parse_file` call for the same file as it stands."""
-
-    def __init__(self, path: str | Path, module: int | None) -> None:
-        self.outcome: ParsedModule | BaseException | None = None
-        self.thread = threading.Thread(target=self._run, args=(path, module), name="parse-ahead")
-        self.thread.start()
-
-    def _run(self, path: str | Path, module: int | None) -> None:
-        try:
-            self.outcome = _parse_now(path, module)
-        except BaseException as error:  # raised again by `take`, in the caller's thread
-            self.outcome = error
-
-    def take(self) -> ParsedModule:
-        self.thread.join()
-        if isinstance(self.outcome, BaseException):
-            raise self.outcome
-        return self.outcome
-
-
-#: The parse `parse_ahead` started, by `_ahead_key`; at most one.
-_ahead: dict[tuple, _Ahead] = {}
-
-
-def _ahead_key(path: str | Path, module: int | None) -> tuple | None:
-    """What names one version of a file's module: its real path, size and modification time."""
-    try:
-        status = os.stat(path)
-    except OSError:
-        return None
-    return os.path.realpath(path), module, status.st_size, status.st_mtime_ns
-
-
-def _pending() -> _Ahead | None:
-    """The parse started ahead, finished (no thread is left running, e.g. across a fork)."""
-    if not _ahead:
-        return None
-    _, ahead = _ahead.popitem()
-    ahead.thread.join()
-    return ahead
-
-
-def parse_ahead(path: str | Path, module: int | None = None) -> None:
-    """Start parsing ``path`` in a thread for the next `parse_file` of the same file and module,
-    so that the caller goes on meanwhile (importing the later stages). A parse started before
-    and not taken is dropped; a path that is not a file is left to `parse_file`."""
-    _pending()
-    key = _ahead_key(path, module)
-    if key is not None and os.path.isfile(path):
-        _ahead[key] = _Ahead(path, module)
-
-
 def parse_file(path: str | Path, module: int | None = None) -> ParsedModule:
     """Parse module ``module`` (from 1) of ``path``, or its only module when ``module`` is None;
     raise `HespasError` naming the file and the problem (the MLIR diagnostic when parsing fails,
-    the module count when the file holds several and none was chosen). The result of a
-    `parse_ahead` of the same file, unchanged since, is taken instead."""
-    if _ahead and _ahead_key(path, module) in _ahead:
-        return _pending().take()
-    _pending()
-    return _parse_now(path, module)
-
-
-def _parse_now(path: str | Path, module: int | None) -> ParsedModule:
-    """`parse_file`, here and now."""
+    the module count when the file holds several and none was chosen)."""
     sources = _sources(path)
     count = len(sources)
     if module is None and count > 1:
