@@ -36,7 +36,8 @@ measured cycles, `fusion.op_cycles`; absent: one FLOP per element), plus rooflin
 ``f32_matmul_as_tf32``.
 Missing params take the defaults in `DEFAULTS` (XLA's own constants where it has one).
 
-XLA's GPU-only rewrites, each switched on by a bool param of the NVIDIA presets (`GpuRules`):
+XLA's GPU-only rewrites, each switched on by a bool param of the GPU presets (`GpuRules`; which
+presets set which is in ``configs/nodes/README.md``):
 ``triton_normalization`` (softmax-like row normalizations as one Triton kernel,
 `fusion.normalization`), ``select_and_scatter_expansion`` (``select_and_scatter`` as
 SelectAndScatterExpander's fill, ``reduce_window`` and scatter kernels,
@@ -46,8 +47,8 @@ for one race-free kernel runs as partial reductions and a reduction of the parti
 `fusion.tree_reduction`), ``conv_input_pads`` (a forward convolution with uneven padding or
 padded channels reads a padded copy of its input, `fusion.convolution.padded_input`) and
 ``duplication_cone`` (priority fusion weighs duplicating a producer with its operand cone).
-cuBLAS and cuDNN custom calls are GEMM,
-convolution and flash-attention kernels (`hespas_py.estimate.library_calls`).
+cuBLAS and cuDNN custom calls are GEMM, convolution and flash-attention kernels
+(`hespas_py.estimate.library_calls`).
 
 Attention. ``fused_attention`` (default false: XLA's GPU compiler does not rewrite plain attention
 into a flash kernel by default) models the run as using fused attention kernels: each attention

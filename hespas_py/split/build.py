@@ -83,12 +83,12 @@ def _analyse(program: Program, groups: Sequence[Sequence[int]]) -> tuple[list[_G
     free = program.nested  # values without a producer come from outside: resolve per instance
     constant_values = program.constant_values
     escaping = set(program.returned)
-    untyped = False  # whether a captured value's type is still to be looked up
     reads = []
     for block_id, group in enumerate(groups):
         deps: set[int] = set()
         late: list[int] = []
-        inputs: dict[int, TensorType | None] = {}
+        inputs: dict[int, TensorType | None] = {}  # None: a capture, its type looked up below
+        untyped = False
         for position in group:
             op = ops[position]
             pairs = zip(op.operands, op.operand_types)
@@ -111,11 +111,11 @@ def _analyse(program: Program, groups: Sequence[Sequence[int]]) -> tuple[list[_G
                         else:
                             deps.add(block_of[source])
         escaping.update(inputs)
-        reads.append((sorted(deps), late, inputs))
+        reads.append((sorted(deps), late, inputs, untyped))
     analysed = []
     is_collective = program.collective.__getitem__
     for block_id, group in enumerate(groups):
-        deps, late, inputs = reads[block_id]
+        deps, late, inputs, untyped = reads[block_id]
         if deps and deps[-1] >= block_id:
             raise HespasError(f"{program.source or '<ops>'}: {ops[group[0]].name} (op {group[0]}) "
                               f"reads a value defined after it")

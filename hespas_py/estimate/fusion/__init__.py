@@ -11,8 +11,9 @@ consumes it. The rules follow XLA's GPU fusion passes (``instruction_fusion``/``
   ``reduce_window`` fuse into their consumers when every consumer can take them. A producer with
   several consumers is duplicated into each of them (recomputed) unless it is expensive (a
   transcendental, ``reduce_window``, ``gather``, ...), which XLA never duplicates, or
-  recomputing it with its single-consumer operand chain in each consumer moves more bytes than
-  writing it once (priority fusion's cost test, `Planner._duplication_pays`).
+  recomputing it in each consumer moves more bytes than writing it once (priority fusion's cost
+  test, `Planner._duplication_pays`; with ``duplication_cone``, counting its single-consumer
+  operand chain).
 - *Input (reduction) fusion.* ``reduce`` roots a kernel that takes loop-fusible producers.
 - *Epilogue fusion.* A dot whose single consumer kernel is a pure elementwise chain (bias add,
   activation, convert, residual add) writes only the chain's result. A convolution takes an
@@ -36,10 +37,12 @@ Nested regions (``while`` body and condition, ``case`` branches) are planned as 
 own; a ``while`` repeats its kernels ``trip_count`` times (its loop-invariant constants folded,
 `scope.sunk_arguments`), a ``case`` keeps its costliest branch.
 
-XLA's GPU-only rewrites (`GpuRules`, on for the NVIDIA node presets): row normalizations as
+XLA's GPU-only rewrites (`GpuRules`, on for the GPU node presets): row normalizations as
 Triton kernels (`normalization`), ``select_and_scatter`` as its expander's three kernels
 (`select_and_scatter`), dot operand converts kept out of cuBLAS GEMMs, reductions too large for
-one race-free kernel split into partial reductions (`tree_reduction`). cuBLAS/cuDNN custom calls
+one race-free kernel split into partial reductions (`tree_reduction`), cuDNN's padded
+convolution inputs (`convolution.padded_input`) and duplication weighed with the operand cone
+(``duplication_cone``). cuBLAS/cuDNN custom calls
 are GEMM, convolution and flash-attention kernels (`hespas_py.estimate.library_calls`); every
 kernel has a class (`classes`) for comparison with GPU profiles.
 

@@ -198,7 +198,8 @@ def channel_efficiency(table: Mapping[int, float], channels: tuple[int, int] | N
     A convolution's implicit GEMM has the channel counts as its N (output) and part of its K
     (input x window) dimension: with few channels a tensor-core tile does little work per byte
     it loads, and the measured rates fall (the presets' ``conv_channel_efficiency`` and its
-    source: a microbenchmark of each 3x3 convolution of ResNet-18 alone).
+    source: a microbenchmark of each convolution of ResNet-18 alone, the 3-channel stem
+    included).
     """
     if not table or channels is None:
         return 1.0

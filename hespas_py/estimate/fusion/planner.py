@@ -11,7 +11,7 @@ from hespas_py.estimate.fusion.attention import FlashPlan
 from hespas_py.estimate.fusion.convolution import CONV_FORWARD, conv_kind
 from hespas_py.estimate.fusion.kernel import Kind
 from hespas_py.estimate.fusion.normalization import normalization_kernels
-from hespas_py.estimate.fusion.scope import IN_PLACE, OpClass, Scope
+from hespas_py.estimate.fusion.scope import IN_PLACE, Node, OpClass, Scope
 from hespas_py.mlir.ops import Op
 
 #: Ops XLA never duplicates into several consumers (instruction_fusion's IsExpensive, plus ops
@@ -112,6 +112,11 @@ class _Group:
     produced: set[int] = field(default_factory=set)  # keys its members define
 
 
+def _loop_fusible(node: Node) -> bool:
+    """Whether ``node`` may fuse into the kernels that read it (a loop-class op, not in place)."""
+    return node.cls is OpClass.LOOP and node.op.short_name not in IN_PLACE
+
+
 class Planner:
     """Groups one scope's nodes into kernels and counts their traffic."""
 
@@ -155,8 +160,7 @@ class Planner:
             node = self.nodes[i]
             if self.node_groups[i]:
                 continue  # computed by a flash-attention or normalization kernel
-            if (node.cls is OpClass.LOOP and node.op.short_name not in IN_PLACE
-                    and self._fuse_into_consumers(i)):
+            if _loop_fusible(node) and self._fuse_into_consumers(i):
                 continue
             if node.cls is OpClass.GEMM and self._fuse_epilogue(i):
                 continue
@@ -230,20 +234,13 @@ class Planner:
             if key in self.scope.folded or key in inputs:
                 continue
             p = self.producer.get(key)
-            if p is not None and p not in cone and self._exclusive_loop(p, cone):
+            if (p is not None and p not in cone and _loop_fusible(self.nodes[p])
+                    and (consumers := self._consumers(p)) is not None and set(consumers) <= cone):
                 cone.add(p)
                 stack.extend(reversed(self.nodes[p].inputs))
             elif p not in cone:
                 inputs.append(key)
         return inputs
-
-    def _exclusive_loop(self, p: int, cone: set[int]) -> bool:
-        """Whether node ``p`` is loop-fusible and only nodes of ``cone`` read its results."""
-        node = self.nodes[p]
-        if node.cls is not OpClass.LOOP or node.op.short_name in IN_PLACE:
-            return False
-        return all(k not in self.outputs and set(self.users.get(k, ())) <= cone
-                   for k in node.outputs)
 
     def _recompute_in_consumers(self, g: int) -> None:
         """Recompute Triton normalization kernel ``g`` in every kernel that reads its result, when
