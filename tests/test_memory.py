@@ -226,6 +226,22 @@ def test_cpu_schedules_breadth_first(tmp_path):
     assert analyze(module, backend="cpu").temporaries_bytes == 3 * MB
 
 
+def test_cpu_runs_sibling_kernels_apart(tmp_path):
+    # %p and %q both read %e (siblings). XLA:GPU's multi-output fusion computes them in one
+    # kernel, which waits for %q's operand %c1; XLA:CPU has none, so its breadth-first
+    # schedule writes %p as soon as %e exists and %p waits beside %e, %c0 and %c1 (4 MiB, not 3).
+    f = "tensor<512xf32>"
+    module = _module(tmp_path, "\n".join([
+        _dot("%e", "%a", "%a"), _dot("%c0", "%a", "%b"), _dot("%c1", "%c0", "%b"),
+        f"    %p = stablehlo.multiply %e, %b : {T}", f"    %s = stablehlo.sine %c1 : {T}",
+        f"    %q = stablehlo.add %e, %s : {T}", _dot("%d", "%p", "%q"),
+        "    %z = stablehlo.constant dense<0.0> : tensor<f32>",
+        f"    %y = stablehlo.reduce(%d init: %z) applies stablehlo.add across dimensions = [1]"
+        f" : ({T}, tensor<f32>) -> {f}", f"    return %y : {f}"]), results=f)
+    assert analyze(module).temporaries_bytes == 3 * MB
+    assert analyze(module, backend="cpu").temporaries_bytes == 4 * MB
+
+
 def test_cpu_computes_16_bit_dots_in_f32(tmp_path):
     # bf16: %0 (0.5 MiB) is a temporary. XLA:CPU writes it in f32, converts the arguments to
     # f32 (a until the first dot, b until the second) and writes the last dot's result in f32

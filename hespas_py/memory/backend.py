@@ -1,6 +1,6 @@
 """What an XLA backend's compiler does that changes which buffers are live when, for
-`hespas_py.memory.liveness`: the order it schedules kernels in, and the element type it
-computes 16-bit float dots in."""
+`hespas_py.memory.liveness`: the order it schedules kernels in, the element type it
+computes 16-bit float dots in, and whether it merges sibling kernels."""
 
 from __future__ import annotations
 
@@ -26,10 +26,14 @@ class Backend:
             its operands exist (`breadth_first_order`), rather than close to program order.
         f32_dots: it computes dots and convolutions of 16-bit floats in f32, so their result
             buffers are f32.
+        multi_output_fusion: it merges sibling kernels that read one large value into one
+            multi-output kernel (`Planner.fuse`), which then runs once all their operands
+            exist; without it each sibling is a kernel of its own, scheduled on its own.
     """
 
     breadth_first: bool = False
     f32_dots: bool = False
+    multi_output_fusion: bool = True
 
 
 #: XLA:GPU: kernels in program order (XLA:GPU's schedulers minimize memory, and the program
@@ -40,8 +44,13 @@ XLA_GPU = Backend()
 #: (``xla_cpu_enable_concurrency_optimized_scheduler``, default true, picks
 #: ``BFSMemoryScheduler`` in ``xla/service/cpu/cpu_compiler.cc``) and 16-bit dots and
 #: convolutions run in f32 (``FloatNormalization`` with ``CpuFloatSupport`` for bf16,
-#: ``ChangeOpDataType`` for f16, same file: its optimized HLO of a bf16 dot writes f32).
-XLA_CPU = Backend(breadth_first=True, f32_dots=True)
+#: ``ChangeOpDataType`` for f16, same file: its optimized HLO of a bf16 dot writes f32), and
+#: no multi-output fusion (``CpuMultiOutputFusion`` runs only with the backend option
+#: ``xla_cpu_use_multi_output_fusion``, off by default: same file and ``cpu_options.cc``; no
+#: fusion of its optimized LLaMA step has a tuple root). So a sibling that is ready early runs
+#: early: the probabilities a remat'd attention backward recomputes, f32 and ready once the
+#: scores are, wait in memory for the dO-dependent dot of every layer at once.
+XLA_CPU = Backend(breadth_first=True, f32_dots=True, multi_output_fusion=False)
 #: Backends by the name `hespas_py.memory.analyze` takes.
 BACKENDS = {"gpu": XLA_GPU, "cpu": XLA_CPU}
 

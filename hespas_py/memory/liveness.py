@@ -211,7 +211,7 @@ class _Walk:
         self.outputs = {self.scope.env[v] for v in outputs if v in self.scope.env}
         self.outputs.update(self.scope.returned)
         self.planner = Planner(self.scope, self.outputs, fused_attention)
-        self.planner.fuse()
+        self.planner.fuse(multi_output=backend.multi_output_fusion)
 
     def peak(self, output_slots: Sequence[int] = ()) -> ScopePeak:
         """The scope's peak temporaries (``output_slots``: see `scope_peak`)."""

@@ -142,7 +142,9 @@ class Planner:
         self.flash = FlashPlan(self) if fused_attention else None
 
     # -- greedy consumer-first fusion (XLA visits producers after their consumers)
-    def fuse(self) -> None:
+    def fuse(self, multi_output: bool = True) -> None:
+        """Plan the scope's kernels; ``multi_output``: merge sibling kernels that read one large
+        value (`_multi_output`; XLA:CPU does not, `hespas_py.memory.backend`)."""
         for pattern in self.flash.patterns if self.flash is not None else ():
             self.flash.groups[len(self.groups)] = pattern
             self.groups.append(_Group(Kind.ATTENTION))
@@ -167,7 +169,8 @@ class Planner:
             self._new_group(i, _KIND_OF[node.cls])
         for g in normalizations:
             self._recompute_in_consumers(g)
-        self._multi_output()
+        if multi_output:
+            self._multi_output()
 
     def _consumers(self, i: int) -> list[int] | None:
         """Consumer nodes of node i's results; None when a result leaves the scope or is unused."""
