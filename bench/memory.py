@@ -6,8 +6,8 @@
   H100 80GB but not an A100 40GB.
 - ``cpu``: the shipped workloads compiled on this machine's CPU through jaxlib, against
   ``memory_analysis()`` of that compile (arguments, outputs and temporaries of XLA:CPU), the
-  analysis following XLA:CPU (``backend="cpu"``: breadth-first schedule, 16-bit dots in f32)
-  beside the default one (XLA:GPU's); see README "Memory".
+  analysis following XLA:CPU (``backend="cpu"``: breadth-first schedule, 16-bit dots in f32,
+  no multi-output fusion) beside the default one (XLA:GPU's); see README "Memory".
 - ``gen``: what the analysis adds to the wall time of ``hespas gen`` (a node preset,
   linear_split) on the 500k-op module (`scripts/gen_big_module.py`; goal: under 20%) and on
   shipped ResNet-50 and LLaMA steps: gen with the analysis against gen without it, runs
@@ -31,7 +31,7 @@ REFERENCE = Path(os.environ.get("HESPAS_SHARED", REPO.parent / "shared")) / "ref
 #: Shipped workloads XLA:CPU compiles in a few seconds (the rest need minutes, or carry GPU
 #: layouts XLA:CPU refuses).
 CPU_WORKLOADS = ("mlp_dp_4dev", "mlp_fsdp_4dev", "mlp_tp_4dev", "mesh2x4_8dev", "pipeline_4dev",
-                 "llama3_100m_scan_train_4dev")
+                 "llama3_100m_scan_train_4dev", "llama3_100m_train_4dev")
 #: Shipped steps timed with the big module in ``gen``.
 GEN_WORKLOADS = ("resnet50_train_4dev", "llama3_1b_train_4dev")
 

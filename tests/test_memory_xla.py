@@ -15,7 +15,8 @@ from hespas_py.export.workloads import workload_path
 from hespas_py.memory import peak_of_file
 
 #: Shipped workloads XLA:CPU compiles in well under a second each (the LLaMA and ResNet steps
-#: take 5-15 s or carry GPU layouts XLA:CPU refuses; `bench/memory.py cpu` adds one LLaMA step).
+#: take 5-15 s or carry GPU layouts XLA:CPU refuses; `bench/memory.py cpu` adds two LLaMA steps,
+#: `test_unrolled_llama_step_against_xla_cpu` one).
 CPU_WORKLOADS = ("mlp_dp_4dev", "mlp_fsdp_4dev", "mlp_tp_4dev", "mesh2x4_8dev", "pipeline_4dev")
 
 _XLA_CPU = """
@@ -35,18 +36,23 @@ print(json.dumps(out))
 """
 
 
-@pytest.fixture(scope="module")
-def xla_cpu(repo_dir) -> dict:
-    """``memory_analysis()`` figures of `CPU_WORKLOADS` compiled by XLA:CPU, in a process of its
-    own (it needs 8 host devices, set before jax starts)."""
+def _compile_on_cpu(repo_dir, names) -> dict:
+    """``memory_analysis()`` figures of the workloads ``names`` compiled by XLA:CPU, by path,
+    in a process of its own (it needs 8 host devices, set before jax starts)."""
     import json
 
-    paths = [str(workload_path(name)) for name in CPU_WORKLOADS]
+    paths = [str(workload_path(name)) for name in names]
     env = {**os.environ, "XLA_FLAGS": "--xla_force_host_platform_device_count=8",
            "PYTHONPATH": str(repo_dir), "HESPAS_JOBS": "1"}
     done = subprocess.run([sys.executable, "-c", _XLA_CPU, *paths], env=env, cwd=repo_dir,
                           capture_output=True, text=True, check=True)
     return json.loads(done.stdout.splitlines()[-1])
+
+
+@pytest.fixture(scope="module")
+def xla_cpu(repo_dir) -> dict:
+    """`_compile_on_cpu` of `CPU_WORKLOADS`."""
+    return _compile_on_cpu(repo_dir, CPU_WORKLOADS)
 
 
 #: Workloads whose peak the analysis matches XLA:CPU's to 0.1% (the pipeline step only with
@@ -65,6 +71,18 @@ def test_memory_against_xla_cpu(name, xla_cpu):
         arguments, outputs, alias)
     assert report.peak_bytes == pytest.approx(arguments + outputs - alias + temporaries,
                                               rel=0.001 if name in CPU_PEAK_EXACT else 0.10)
+
+
+def test_unrolled_llama_step_against_xla_cpu(repo_dir):
+    """The LLaMA-3 100M step (7 layers unrolled, attention recomputed in the backward pass;
+    ~10 s to compile, so compiled once, alone) within 10% analysed as XLA:CPU compiles: every
+    layer's f32 exp(scores - max) and probabilities are live at once, as XLA:CPU, without multi-output
+    fusion, computes each as soon as its operands exist."""
+    name = "llama3_100m_train_4dev"
+    arguments, outputs, alias, temporaries = _compile_on_cpu(repo_dir, [name]).popitem()[1]
+    report = peak_of_file(workload_path(name), backend="cpu")
+    assert (report.arguments_bytes, report.outputs_bytes) == (arguments, outputs)
+    assert report.peak_bytes == pytest.approx(arguments + outputs - alias + temporaries, rel=0.10)
 
 
 def _measured(shared_dir) -> list[dict]:

@@ -41,7 +41,8 @@ their sum). It computes dots and convolutions of 16-bit floats in f32: their res
 the bytes (an output so written has an f32 temporary, converted into it), and each 16-bit
 operand is converted to an f32 copy once, as soon as it exists (`_f32_operands`); a loop that
 only slices a 16-bit state element it passes on unchanged carries an f32 copy of it
-(`sliced_state`).
+(`sliced_state`). It runs no multi-output fusion: sibling kernels are scheduled apart
+(`Backend.multi_output_fusion`).
 
 Control flow: a ``while`` adds, at its position, the peak temporaries of its body (or condition,
 whichever is larger) on top of its state; a ``case``/``if`` the larger of its branches. Values a
