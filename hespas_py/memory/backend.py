@@ -26,16 +26,20 @@ class Backend:
             its operands exist (`breadth_first_order`), rather than close to program order.
         f32_dots: it computes dots and convolutions of 16-bit floats in f32, so their result
             buffers are f32.
+        gpu_buffers: its rewrites add the buffers of `hespas_py.memory.gpu_buffers` (cuDNN's
+            padded convolution inputs, the expanded ``select_and_scatter``'s shared init).
     """
 
     breadth_first: bool = False
     f32_dots: bool = False
+    gpu_buffers: bool = False
 
 
 #: XLA:GPU: kernels in program order (XLA:GPU's schedulers minimize memory, and the program
 #: order of a JAX step is close to their choice: the peaks of ``bench/memory.py gpu``) and
-#: 16-bit dots in their own type (cuBLAS and cuDNN take bf16 and f16).
-XLA_GPU = Backend()
+#: 16-bit dots in their own type (cuBLAS and cuDNN take bf16 and f16); cuDNN's padded inputs and
+#: the expanded ``select_and_scatter``'s init.
+XLA_GPU = Backend(gpu_buffers=True)
 #: XLA:CPU as jaxlib builds it: the concurrency-optimized scheduler
 #: (``xla_cpu_enable_concurrency_optimized_scheduler``, default true, picks
 #: ``BFSMemoryScheduler`` in ``xla/service/cpu/cpu_compiler.cc``) and 16-bit dots and

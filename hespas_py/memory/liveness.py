@@ -62,6 +62,7 @@ from hespas_py.estimate.fusion.planner import Planner
 from hespas_py.estimate.fusion.scope import IN_PLACE, OpClass, Scope
 from hespas_py.memory.backend import (NARROW_FLOATS, WIDENED, XLA_GPU, Backend,
                                       breadth_first_order, sliced_state)
+from hespas_py.memory.gpu_buffers import padded_inputs, scatter_inits
 from hespas_py.mlir.ops import DTYPE_BYTES, Op, Region, TensorType
 from hespas_py.split.combine import (DEFAULT_COMBINE, Thresholds, combine_all, pending_entry,
                                      schedule_merged)
@@ -205,6 +206,7 @@ class _Walk:
         self.backend = backend
         self.sliced_state: dict[int, set[int]] = {}  # per while node, `sliced_state`
         self.copies: set[int] = set()  # ids of the intervals of `_f32_operands`
+        self.added: dict[int, Buffer] = {}  # id of an interval of `_gpu_buffers` -> its buffer
         keys = {a: next(fresh) for a in args}
         self.scope = Scope(ops, keys, fresh)
         self.scope.types.update((keys[a], t) for a, t in zip(args, arg_types))
@@ -225,6 +227,8 @@ class _Walk:
         extra: dict[int, ScopePeak] = {}  # position -> nested or expansion peak there
         # f32 results of widened ops that write an output, f32 copies of their operands
         scratch: list[_Interval] = self._f32_operands(death) if self.backend.f32_dots else []
+        if self.backend.gpu_buffers:
+            scratch += self._gpu_buffers(death)
         for t, group in kernels:
             taken: set[int] = set()
             for m in sorted(group.members):
@@ -328,6 +332,36 @@ class _Walk:
                 death[key] = max([self.time_of[id(self._writer(key))], *readers])
         return death
 
+    def _gpu_buffers(self, death: dict[int, int]) -> list[_Interval]:
+        """The buffers XLA:GPU's rewrites add (`hespas_py.memory.gpu_buffers`); a padded value
+        lives until its other readers and the first pad of it (``death`` is shortened so), and
+        not at all when no other kernel reads it and a loop kernel writes it (the pad kernel
+        computes it instead)."""
+        planner = self.planner
+
+        def when(i: int) -> list[int]:
+            return [self.time_of[id(planner.groups[g])] for g in planner.node_groups[i]]
+
+        pads, moved = padded_inputs(planner, when)
+        for key, groups in moved.items():
+            if key not in death:
+                continue
+            rest = [self.time_of[id(planner.groups[g])] for g in planner.reader_groups(key)
+                    if g not in groups]
+            if not rest and self._writer(key).kind is Kind.LOOP:
+                del death[key]
+            else:
+                written = self.time_of[id(self._writer(key))]
+                padded = min(self.time_of[id(planner.groups[g])] for g in groups)
+                death[key] = max(written, padded, *rest)
+        intervals = []
+        for added in [*pads, *scatter_inits(planner, when)]:
+            interval = _Interval(added.birth, added.death, added.type.nbytes, -1)
+            self.added[id(interval)] = Buffer(added.op, added.type.shape, added.type.dtype,
+                                              added.type.nbytes, "temporary")
+            intervals.append(interval)
+        return intervals
+
     def _f32_operands(self, death: dict[int, int]) -> list[_Interval]:
         """The f32 copies of the 16-bit float operands of widened ops (`Backend.f32_dots`):
         each such value is converted once (XLA's CSE merges the converts its float
@@ -420,6 +454,8 @@ class _Walk:
         return ScopePeak(best, tuple(live_buffers))
 
     def _buffer(self, interval: _Interval) -> Buffer:
+        if id(interval) in self.added:
+            return self.added[id(interval)]
         if id(interval) in self.copies:
             shape = self.scope.types[interval.key].shape
             return Buffer("convert", shape, "f32", interval.nbytes, "temporary")
