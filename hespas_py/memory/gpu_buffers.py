@@ -43,8 +43,7 @@ class AddedBuffer:
     """A buffer a rewrite adds.
 
     Attributes:
-        op: the op it stands for (the convolution whose input it pads, the
-            ``select_and_scatter`` whose init it holds).
+        op: the op that writes it (``pad``, ``broadcast_in_dim``).
         type: its type.
         birth: the kernel position that writes it.
         death: the last kernel position that reads it.
@@ -85,8 +84,7 @@ def padded_inputs(planner: Planner, time: Callable[[int], list[int]]
     added, moved = [], {}
     for (key, padded), nodes in readers.items():
         times = [t for i in nodes for t in time(i)]
-        added.append(AddedBuffer(planner.nodes[min(nodes)].op.name, padded, min(times),
-                                 max(times)))
+        added.append(AddedBuffer("pad", padded, min(times), max(times)))
         moved.setdefault(key, set()).update(g for i in nodes for g in planner.node_groups[i])
     return added, moved
 
@@ -111,7 +109,7 @@ def scatter_inits(planner: Planner, time: Callable[[int], list[int]]) -> list[Ad
         before = [t for b in broadcasts.get((values[node.inputs[2]], operand), ())
                   for t in time(b) if t < at]
         if before:
-            added.append(AddedBuffer(node.op.name, operand, min(before), at))
+            added.append(AddedBuffer("broadcast_in_dim", operand, min(before), at))
     return added
 
 
