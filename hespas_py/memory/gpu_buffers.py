@@ -34,6 +34,7 @@ from typing import Callable
 
 from hespas_py.estimate.fusion.convolution import CONV_BACKWARD_FILTER, CONV_FORWARD, \
     conv_kind, padded_input
+from hespas_py.estimate.fusion.kernel import Kind
 from hespas_py.estimate.fusion.planner import Planner
 from hespas_py.mlir.ops import TensorType
 
@@ -55,34 +56,56 @@ class AddedBuffer:
     death: int
 
 
+def added_buffers(planner: Planner, position: Callable[[int], int],
+                  death: dict[int, int]) -> list[AddedBuffer]:
+    """The buffers the rewrites add to the scope ``planner`` planned. ``position``: a kernel's
+    (planner group's) place in the schedule; ``death``: per temporary, the last position that
+    reads it, shortened here for a padded value: it lives until its other readers and its
+    first pad, and not at all when no other kernel reads it and a loop kernel writes it."""
+    def when(i: int) -> list[int]:
+        return [position(g) for g in planner.node_groups[i]]
+
+    pads, moved = padded_inputs(planner, when)
+    for key, groups in moved.items():
+        writer = planner.writer_group(key)
+        if key not in death or writer is None:
+            continue
+        rest = [position(g) for g in planner.reader_groups(key) if g not in groups]
+        if not rest and planner.groups[writer].kind is Kind.LOOP:
+            del death[key]
+        else:
+            death[key] = max(position(writer), min(position(g) for g in groups), *rest)
+    return [*pads, *scatter_inits(planner, when)]
+
+
 def padded_inputs(planner: Planner, time: Callable[[int], list[int]]
                   ) -> tuple[list[AddedBuffer], dict[int, set[int]]]:
     """The padded convolution inputs of the scope (see the module docstring), and per padded
     value the kernels (planner groups) that read its copy instead of it. ``time``: a node's
     kernel positions."""
-    forward: dict[tuple, tuple[int, TensorType]] = {}  # (input, result, kernel) -> pad
+    pads: dict[tuple, list[int]] = {}  # (input, padded type, padding, dilation) -> readers
+    forward: dict[tuple, tuple] = {}  # (input, result elements, kernel elements) -> its pad
     filters: list[int] = []
     for i, node in enumerate(planner.nodes):
         if node.op.short_name != "convolution" or not planner.node_groups[i]:
             continue
         kind = conv_kind(node.op, planner.reversed_kernel(i))
         if kind == CONV_FORWARD and (padded := padded_input(node.op, kind)) is not None:
-            match = (node.inputs[0], node.op.result_types[0].num_elements,
-                     node.op.operand_types[1].num_elements)
-            forward.setdefault(match, (i, padded))
+            pad = (node.inputs[0], padded, node.op.attrs.get("padding"),
+                   node.op.attrs.get("lhs_dilation"))
+            pads.setdefault(pad, []).append(i)
+            forward.setdefault((node.inputs[0], node.op.result_types[0].num_elements,
+                                node.op.operand_types[1].num_elements), pad)
         elif kind == CONV_BACKWARD_FILTER:
             filters.append(i)
-    readers: dict[tuple[int, TensorType], list[int]] = {}
     for i in filters:
         node = planner.nodes[i]
-        match = (node.inputs[0], node.op.operand_types[1].num_elements,
-                 node.op.result_types[0].num_elements)
-        if match in forward:
-            readers.setdefault((node.inputs[0], forward[match][1]), []).append(i)
-    for (key, _, _), (i, padded) in forward.items():
-        readers.setdefault((key, padded), []).append(i)
+        pad = forward.get((node.inputs[0], node.op.operand_types[1].num_elements,
+                           node.op.result_types[0].num_elements))
+        if pad is not None:
+            pads[pad].append(i)
     added, moved = [], {}
-    for (key, padded), nodes in readers.items():
+    for (key, padded, _, _), nodes in pads.items():
         times = [t for i in nodes for t in time(i)]
         added.append(AddedBuffer("pad", padded, min(times), max(times)))
         moved.setdefault(key, set()).update(g for i in nodes for g in planner.node_groups[i])
@@ -99,18 +122,20 @@ def scatter_inits(planner: Planner, time: Callable[[int], list[int]]) -> list[Ad
                 and node.inputs[0] in values and node.op.result_types:
             broadcasts.setdefault((values[node.inputs[0]], node.op.result_types[0]),
                                   []).append(i)
-    added = []
+    spans: dict[tuple, tuple[int, int]] = {}  # (value, type) -> (written, last copied)
     for i, node in enumerate(planner.nodes):
         if node.op.short_name != "select_and_scatter" or len(node.inputs) < 3 \
                 or node.inputs[2] not in values or not time(i):
             continue
-        operand = _sliced(planner, node.outputs[0]) or node.op.operand_types[0]
+        init = (values[node.inputs[2]], _sliced(planner, node.outputs[0])
+                or node.op.operand_types[0])
         at = min(time(i))
-        before = [t for b in broadcasts.get((values[node.inputs[2]], operand), ())
-                  for t in time(b) if t < at]
-        if before:
-            added.append(AddedBuffer("broadcast_in_dim", operand, min(before), at))
-    return added
+        before = [t for b in broadcasts.get(init, ()) for t in time(b) if t < at]
+        if before:  # one buffer (CSE) for every scatter of it
+            written, last = spans.get(init, (min(before), at))
+            spans[init] = (min(written, *before), max(last, at))
+    return [AddedBuffer("broadcast_in_dim", vtype, written, last)
+            for (_, vtype), (written, last) in spans.items()]
 
 
 def _sliced(planner: Planner, key: int) -> TensorType | None:

@@ -32,7 +32,9 @@ Combined collectives: XLA's combiners merge independent collectives of one kind 
 its last operand exists: every operand of a combined collective lives until then, and every
 result from then on (the gradients of a data-parallel step all at once).
 
-Backends (`hespas_py.memory.backend`): the rules above are XLA's on every backend; XLA:CPU's
+Backends (`hespas_py.memory.backend`): the rules above are XLA's on every backend; XLA:GPU's
+rewrites add buffers (`hespas_py.memory.gpu_buffers`: cuDNN's padded convolution inputs, the
+expanded ``select_and_scatter``'s init merged with an identical broadcast), and XLA:CPU's
 schedule and float normalization change which buffers are live when. It schedules
 breadth-first, each kernel as soon as its operands exist, where XLA:GPU keeps close to program
 order (a value computed early waits in memory for its reader: the weight gradients of a
@@ -62,7 +64,7 @@ from hespas_py.estimate.fusion.planner import Planner
 from hespas_py.estimate.fusion.scope import IN_PLACE, OpClass, Scope
 from hespas_py.memory.backend import (NARROW_FLOATS, WIDENED, XLA_GPU, Backend,
                                       breadth_first_order, sliced_state)
-from hespas_py.memory.gpu_buffers import padded_inputs, scatter_inits
+from hespas_py.memory.gpu_buffers import added_buffers
 from hespas_py.mlir.ops import DTYPE_BYTES, Op, Region, TensorType
 from hespas_py.split.combine import (DEFAULT_COMBINE, Thresholds, combine_all, pending_entry,
                                      schedule_merged)
@@ -333,29 +335,10 @@ class _Walk:
         return death
 
     def _gpu_buffers(self, death: dict[int, int]) -> list[_Interval]:
-        """The buffers XLA:GPU's rewrites add (`hespas_py.memory.gpu_buffers`); a padded value
-        lives until its other readers and the first pad of it (``death`` is shortened so), and
-        not at all when no other kernel reads it and a loop kernel writes it (the pad kernel
-        computes it instead)."""
-        planner = self.planner
-
-        def when(i: int) -> list[int]:
-            return [self.time_of[id(planner.groups[g])] for g in planner.node_groups[i]]
-
-        pads, moved = padded_inputs(planner, when)
-        for key, groups in moved.items():
-            if key not in death:
-                continue
-            rest = [self.time_of[id(planner.groups[g])] for g in planner.reader_groups(key)
-                    if g not in groups]
-            if not rest and self._writer(key).kind is Kind.LOOP:
-                del death[key]
-            else:
-                written = self.time_of[id(self._writer(key))]
-                padded = min(self.time_of[id(planner.groups[g])] for g in groups)
-                death[key] = max(written, padded, *rest)
+        """The buffers XLA:GPU's rewrites add (`added_buffers`, which shortens ``death``)."""
         intervals = []
-        for added in [*pads, *scatter_inits(planner, when)]:
+        for added in added_buffers(self.planner, lambda g: self.time_of[id(
+                self.planner.groups[g])], death):
             interval = _Interval(added.birth, added.death, added.type.nbytes, -1)
             self.added[id(interval)] = Buffer(added.op, added.type.shape, added.type.dtype,
                                               added.type.nbytes, "temporary")
