@@ -336,3 +336,16 @@ def test_max_pool_gradient_init_is_the_relus_zero_buffer(tmp_path, high):
     zeros = [b for b in analyze(module).top if b.op == "broadcast_in_dim"
              and b.shape == (8, 16, 16, 4) and b.dtype == "f16"]
     assert len(zeros) == 1 and zeros[0].kind == "temporary"
+
+
+def test_max_pool_gradients_share_one_zero_buffer(tmp_path):
+    # Two gradients of poolings of one ReLU scatter into the same (CSE'd) zero: one buffer,
+    # live until the second copies it.
+    x, s = "tensor<8x16x16x4xf16>", "tensor<8x8x8x4xf16>"
+    first, rest = _max_pool_gradient(0).split("    %o = ", 1)
+    second = first[first.index('    %q = "stablehlo.select_and_scatter"'):].replace("%q", "%q2")
+    body = (first + second + "    %o0 = stablehlo.add %q, %q2 : " + x + "\n    %o = "
+            + rest.replace("stablehlo.negate %q", "stablehlo.negate %o0"))
+    module = _module(tmp_path, body, args=f"%a: {x}, %b: {s}", results=f"{x}, tensor<f16>")
+    zeros = [b for b in analyze(module).top if b.op == "broadcast_in_dim"]
+    assert len(zeros) == 1
