@@ -290,3 +290,78 @@ def test_cpu_carries_a_sliced_16_bit_loop_state_in_f32(tmp_path):
     report = analyze(module, backend="cpu")
     assert report.temporaries_bytes == 4 * MB
     assert report.top[0] == Buffer("convert", (4, 512, 512), "f32", 4 * MB, "temporary")
+
+
+_CONVS = """    %x = stablehlo.convert %a : ({a}) -> {x}
+    %y = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {{stride = [2, 2], pad = [[0, 1], [0, 1]], lhs_dilate = [1, 1], rhs_dilate = [1, 1]}} {{batch_group_count = 1 : i64, feature_group_count = 1 : i64}} : ({x}, {w}) -> {y}
+    %dw = stablehlo.convolution(%x, %g) dim_numbers = [f, 0, 1, b]x[i, 0, 1, o]->[0, 1, b, f], window = {{stride = [1, 1], pad = [[0, 1], [0, 1]], lhs_dilate = [1, 1], rhs_dilate = [2, 2]}} {{batch_group_count = 1 : i64, feature_group_count = 1 : i64}} : ({x}, {y}) -> {w}
+    return %y, %dw : {y}, {w}"""
+
+
+def test_padded_convolution_input_is_shared_with_its_filter_gradient(tmp_path):
+    # A stride-2 3x3 convolution padded (0, 1) and its filter gradient read one 17x17 copy of
+    # their input, live from the first to the second; the f16 input read only by them is
+    # never written (the pad computes the convert). XLA:CPU pads nothing: it keeps the input.
+    a, x = "tensor<8x16x16x4xf32>", "tensor<8x16x16x4xf16>"
+    w, y = "tensor<3x3x4x16xf16>", "tensor<8x8x8x16xf16>"
+    module = _module(tmp_path, _CONVS.format(a=a, x=x, w=w, y=y),
+                     args=f"%a: {a}, %w: {w}, %g: {y}", results=f"{y}, {w}")
+    report = analyze(module)
+    assert report.temporaries_bytes == 8 * 17 * 17 * 4 * 2
+    assert [(b.op, b.shape) for b in report.top if b.kind == "temporary"] == [
+        ("pad", (8, 17, 17, 4))]
+    assert analyze(module, backend="cpu").temporaries_bytes != report.temporaries_bytes
+
+
+def _max_pool_gradient(high: int) -> str:
+    """A ReLU, then the gradient of a 2x2 max pooling of it (stride 2), its operand padded at
+    the high end by ``high`` and the result sliced back when ``high``, summed (no output buffer
+    to borrow)."""
+    size = 16 + high
+    x, p, s = "tensor<8x16x16x4xf16>", f"tensor<8x{size}x{size}x4xf16>", "tensor<8x8x8x4xf16>"
+    padded = (f"""    %m = stablehlo.constant dense<0xFC00> : tensor<f16>
+    %p = stablehlo.pad %r, %m, low = [0, 0, 0, 0], high = [0, {high}, {high}, 0], interior = [0, 0, 0, 0] : ({x}, tensor<f16>) -> {p}""" if high else "    %p = stablehlo.negate %r : " + x)
+    sliced = (f"    %o = stablehlo.slice %q [0:8, 0:16, 0:16, 0:4] : ({p}) -> {x}" if high
+              else f"    %o = stablehlo.negate %q : {x}")
+    return f"""    %z = stablehlo.constant dense<0.0> : tensor<f16>
+    %zb = stablehlo.broadcast_in_dim %z, dims = [] : (tensor<f16>) -> {x}
+    %r = stablehlo.maximum %a, %zb : {x}
+{padded}
+    %q = "stablehlo.select_and_scatter"(%p, %b, %z) <{{window_dimensions = array<i64: 1, 2, 2, 1>, window_strides = array<i64: 1, 2, 2, 1>}}> ({{
+    ^bb0(%u: tensor<f16>, %v: tensor<f16>):
+      %c = stablehlo.compare GE, %u, %v : (tensor<f16>, tensor<f16>) -> tensor<i1>
+      stablehlo.return %c : tensor<i1>
+    }}, {{
+    ^bb0(%u: tensor<f16>, %v: tensor<f16>):
+      %t = stablehlo.add %u, %v : tensor<f16>
+      stablehlo.return %t : tensor<f16>
+    }}) : ({p}, {s}, tensor<f16>) -> {p}
+{sliced}
+    %n = stablehlo.reduce(%o init: %z) applies stablehlo.add across dimensions = [0, 1, 2, 3] : ({x}, tensor<f16>) -> tensor<f16>
+    return %r, %n : {x}, tensor<f16>"""
+
+
+@pytest.mark.parametrize("high", [0, 1])
+def test_max_pool_gradient_init_is_the_relus_zero_buffer(tmp_path, high):
+    # HLO CSE merges the expanded gradient's zero init (of the sliced shape, when only a slice
+    # from the start reads it) with the ReLU's broadcast zero; the ReLU's kernel writes it,
+    # and it lives until the gradient's scatter.
+    x, s = "tensor<8x16x16x4xf16>", "tensor<8x8x8x4xf16>"
+    module = _module(tmp_path, _max_pool_gradient(high), args=f"%a: {x}, %b: {s}",
+                     results=f"{x}, tensor<f16>")
+    zeros = [b for b in analyze(module).top if b.op == "broadcast_in_dim"
+             and b.shape == (8, 16, 16, 4) and b.dtype == "f16"]
+    assert len(zeros) == 1 and zeros[0].kind == "temporary"
+
+
+def test_max_pool_gradients_share_one_zero_buffer(tmp_path):
+    # Two gradients of poolings of one ReLU scatter into the same (CSE'd) zero: one buffer,
+    # live until the second copies it.
+    x, s = "tensor<8x16x16x4xf16>", "tensor<8x8x8x4xf16>"
+    first, rest = _max_pool_gradient(0).split("    %o = ", 1)
+    second = first[first.index('    %q = "stablehlo.select_and_scatter"'):].replace("%q", "%q2")
+    body = (first + second + "    %o0 = stablehlo.add %q, %q2 : " + x + "\n    %o = "
+            + rest.replace("stablehlo.negate %q", "stablehlo.negate %o0"))
+    module = _module(tmp_path, body, args=f"%a: {x}, %b: {s}", results=f"{x}, tensor<f16>")
+    zeros = [b for b in analyze(module).top if b.op == "broadcast_in_dim"]
+    assert len(zeros) == 1

@@ -29,17 +29,21 @@ class Backend:
         multi_output_fusion: it merges sibling kernels that read one large value into one
             multi-output kernel (`Planner.fuse`), which then runs once all their operands
             exist; without it each sibling is a kernel of its own, scheduled on its own.
+        gpu_buffers: its rewrites add the buffers of `hespas_py.memory.gpu_buffers` (cuDNN's
+            padded convolution inputs, the expanded ``select_and_scatter``'s shared init).
     """
 
     breadth_first: bool = False
     f32_dots: bool = False
     multi_output_fusion: bool = True
+    gpu_buffers: bool = False
 
 
 #: XLA:GPU: kernels in program order (XLA:GPU's schedulers minimize memory, and the program
 #: order of a JAX step is close to their choice: the peaks of ``bench/memory.py gpu``) and
-#: 16-bit dots in their own type (cuBLAS and cuDNN take bf16 and f16).
-XLA_GPU = Backend()
+#: 16-bit dots in their own type (cuBLAS and cuDNN take bf16 and f16); cuDNN's padded inputs and
+#: the expanded ``select_and_scatter``'s init.
+XLA_GPU = Backend(gpu_buffers=True)
 #: XLA:CPU as jaxlib builds it: the concurrency-optimized scheduler
 #: (``xla_cpu_enable_concurrency_optimized_scheduler``, default true, picks
 #: ``BFSMemoryScheduler`` in ``xla/service/cpu/cpu_compiler.cc``) and 16-bit dots and

@@ -32,7 +32,9 @@ Combined collectives: XLA's combiners merge independent collectives of one kind 
 its last operand exists: every operand of a combined collective lives until then, and every
 result from then on (the gradients of a data-parallel step all at once).
 
-Backends (`hespas_py.memory.backend`): the rules above are XLA's on every backend; XLA:CPU's
+Backends (`hespas_py.memory.backend`): the rules above are XLA's on every backend; XLA:GPU's
+rewrites add buffers (`hespas_py.memory.gpu_buffers`: cuDNN's padded convolution inputs, the
+expanded ``select_and_scatter``'s init merged with an identical broadcast), and XLA:CPU's
 schedule and float normalization change which buffers are live when. It schedules
 breadth-first, each kernel as soon as its operands exist, where XLA:GPU keeps close to program
 order (a value computed early waits in memory for its reader: the weight gradients of a
@@ -63,6 +65,7 @@ from hespas_py.estimate.fusion.planner import Planner
 from hespas_py.estimate.fusion.scope import IN_PLACE, OpClass, Scope
 from hespas_py.memory.backend import (NARROW_FLOATS, WIDENED, XLA_GPU, Backend,
                                       breadth_first_order, sliced_state)
+from hespas_py.memory.gpu_buffers import added_buffers
 from hespas_py.mlir.ops import DTYPE_BYTES, Op, Region, TensorType
 from hespas_py.split.combine import (DEFAULT_COMBINE, Thresholds, combine_all, pending_entry,
                                      schedule_merged)
@@ -206,6 +209,7 @@ class _Walk:
         self.backend = backend
         self.sliced_state: dict[int, set[int]] = {}  # per while node, `sliced_state`
         self.copies: set[int] = set()  # ids of the intervals of `_f32_operands`
+        self.added: dict[int, Buffer] = {}  # id of an interval of `_gpu_buffers` -> its buffer
         keys = {a: next(fresh) for a in args}
         self.scope = Scope(ops, keys, fresh)
         self.scope.types.update((keys[a], t) for a, t in zip(args, arg_types))
@@ -226,6 +230,8 @@ class _Walk:
         extra: dict[int, ScopePeak] = {}  # position -> nested or expansion peak there
         # f32 results of widened ops that write an output, f32 copies of their operands
         scratch: list[_Interval] = self._f32_operands(death) if self.backend.f32_dots else []
+        if self.backend.gpu_buffers:
+            scratch += self._gpu_buffers(death)
         for t, group in kernels:
             taken: set[int] = set()
             for m in sorted(group.members):
@@ -329,6 +335,17 @@ class _Walk:
                 death[key] = max([self.time_of[id(self._writer(key))], *readers])
         return death
 
+    def _gpu_buffers(self, death: dict[int, int]) -> list[_Interval]:
+        """The buffers XLA:GPU's rewrites add (`added_buffers`, which shortens ``death``)."""
+        intervals = []
+        for added in added_buffers(self.planner, lambda g: self.time_of[id(
+                self.planner.groups[g])], death):
+            interval = _Interval(added.birth, added.death, added.type.nbytes, -1)
+            self.added[id(interval)] = Buffer(added.op, added.type.shape, added.type.dtype,
+                                              added.type.nbytes, "temporary")
+            intervals.append(interval)
+        return intervals
+
     def _f32_operands(self, death: dict[int, int]) -> list[_Interval]:
         """The f32 copies of the 16-bit float operands of widened ops (`Backend.f32_dots`):
         each such value is converted once (XLA's CSE merges the converts its float
@@ -421,6 +438,8 @@ class _Walk:
         return ScopePeak(best, tuple(live_buffers))
 
     def _buffer(self, interval: _Interval) -> Buffer:
+        if id(interval) in self.added:
+            return self.added[id(interval)]
         if id(interval) in self.copies:
             shape = self.scope.types[interval.key].shape
             return Buffer("convert", shape, "f32", interval.nbytes, "temporary")

@@ -190,6 +190,7 @@ _SPECS: dict[str, _Spec] = {
     "reduce": (("dimensions", "dimensions", _ints),),
     "broadcast_in_dim": (("dimensions", "broadcast_dimensions", _ints),),
     "transpose": (("dimensions", "permutation", _ints),),
+    "slice": (("start_indices", "start_indices", _ints), ("strides", "strides", _ints)),
     "reverse": (("dimensions", "dimensions", _ints),),
     "reduce_window": _WINDOW + (
         ("base_dilations", "base_dilations", _ints),

@@ -133,6 +133,8 @@ class Scope:
         self.constants: set[int] = set(folded)  # keys of folded constants (and device ids)
         #: keys of values computable from constants alone (folded constants included)
         self.from_constants: set[int] = set(folded)
+        #: key -> value of the folded scalar and splat constants whose value the module states
+        self.values: dict[int, object] = {}
         self.fresh = fresh
         #: SSA id -> key of the scope's top-level values.
         self.env: dict[int, int] = dict(arg_keys)
@@ -177,6 +179,8 @@ class Scope:
                     self.folded.update(outs)
                     self.constants.update(outs)
                     self.from_constants.update(outs)
+                    if op.attrs.get("value") is not None:
+                        self.values.update((k, op.attrs["value"]) for k in outs)
                 elif name == "while" and len(op.regions) == 2:
                     self.nodes.append(self._while(op, ins, outs, anchor or op))
                 elif name != "constant":  # a dense constant is an input read from memory
