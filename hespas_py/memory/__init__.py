@@ -2,10 +2,11 @@
 fusion plan of ``fused_roofline``; nothing imports it back but the pipeline and the CLI).
 
 `analyze` counts a module, `peak_of_file` a module file;
-`liveness` walks one scope; `backend` says what XLA:GPU and XLA:CPU do differently.
+`liveness` walks one scope (`intervals`: its buffers over kernel positions and their peak);
+`backend` says what XLA:GPU and XLA:CPU do differently.
 """
 
 from hespas_py.memory.analysis import MemoryReport, analyze, peak_of_file
-from hespas_py.memory.liveness import Buffer
+from hespas_py.memory.intervals import Buffer
 
 __all__ = ["Buffer", "MemoryReport", "analyze", "peak_of_file"]

@@ -19,7 +19,8 @@ from typing import Any, Mapping
 
 from hespas_py.errors import HespasError
 from hespas_py.memory.backend import BACKENDS, Backend
-from hespas_py.memory.liveness import TOP_BUFFERS, Buffer, scope_peak
+from hespas_py.memory.intervals import TOP_BUFFERS, Buffer
+from hespas_py.memory.liveness import scope_peak
 from hespas_py.mlir.aliases import ANY_OUTPUT
 from hespas_py.mlir.ops import Module, TensorType
 from hespas_py.split.combine import DEFAULT_COMBINE, Thresholds

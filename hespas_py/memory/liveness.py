@@ -53,10 +53,7 @@ body yields are its state, not temporaries.
 
 from __future__ import annotations
 
-import bisect
-import heapq
 import itertools
-from dataclasses import dataclass
 from typing import Collection, Iterator, Sequence
 
 from hespas_py.dag import Dag
@@ -66,60 +63,14 @@ from hespas_py.estimate.fusion.scope import IN_PLACE, OpClass, Scope
 from hespas_py.memory.backend import (NARROW_FLOATS, WIDENED, XLA_GPU, Backend,
                                       breadth_first_order, sliced_state)
 from hespas_py.memory.gpu_buffers import added_buffers
+from hespas_py.memory.intervals import (Buffer, Interval, ScopePeak, borrow_output_buffers,
+                                        sweep)
 from hespas_py.mlir.ops import DTYPE_BYTES, Op, Region, TensorType
 from hespas_py.split.combine import (DEFAULT_COMBINE, Thresholds, combine_all, pending_entry,
                                      schedule_merged)
 
 #: Ops whose result is their first operand updated in place (XLA's in-place input/output pairs).
 _IN_PLACE = IN_PLACE | {"scatter"}
-#: Buffers of a scope's peak kept for the report, largest first.
-TOP_BUFFERS = 10
-
-
-@dataclass(frozen=True, slots=True)
-class Buffer:
-    """One buffer in device memory.
-
-    Attributes:
-        op: the op that writes it (``parameter`` for an entry argument), dialect included.
-        shape: its dimensions.
-        dtype: its element type.
-        bytes: its size.
-        kind: ``argument``, ``output`` or ``temporary``.
-    """
-
-    op: str
-    shape: tuple[int, ...]
-    dtype: str
-    bytes: int
-    kind: str
-
-    def as_json(self) -> dict:
-        return {"op": self.op, "shape": list(self.shape), "dtype": self.dtype,
-                "bytes": self.bytes, "kind": self.kind}
-
-
-@dataclass(frozen=True, slots=True)
-class ScopePeak:
-    """The most temporary bytes one scope holds at once.
-
-    Attributes:
-        bytes: that figure, nested control flow included.
-        live: the largest temporaries live then (at most `TOP_BUFFERS`), largest first.
-    """
-
-    bytes: int
-    live: tuple[Buffer, ...] = ()
-
-
-@dataclass(slots=True)
-class _Interval:
-    """One buffer over kernel positions (values that reuse it extend it)."""
-
-    birth: int
-    death: int
-    nbytes: int
-    key: int  # the first value stored in it
 
 
 def scope_peak(ops: Sequence[Op], args: Sequence[int], arg_types: Sequence[TensorType],
@@ -131,7 +82,7 @@ def scope_peak(ops: Sequence[Op], args: Sequence[int], arg_types: Sequence[Tenso
     returned values never are).
 
     ``output_slots``: the returned values (SSA ids, one per output buffer) whose buffers
-    temporaries may borrow before the value is written (`_borrow_output_buffers`); ``combine``:
+    temporaries may borrow before the value is written (`borrow_output_buffers`); ``combine``:
     the collective combiners' thresholds; ``backend``: the compiler's properties."""
     walk = _Walk(ops, args, arg_types, outputs, fused_attention, itertools.count(), combine,
                  backend)
@@ -157,46 +108,6 @@ def _expansion(op: Op) -> ScopePeak:
     return ScopePeak(sum(b.bytes for b in buffers), buffers)
 
 
-class _Allocation:
-    """An output's allocation: its size and the disjoint intervals it is busy, by start."""
-
-    def __init__(self, size: int, written: int) -> None:
-        self.size = size
-        self.starts: list[float] = [written]
-        self.stops: list[float] = [float("inf")]
-
-    def take(self, birth: int, death: int) -> bool:
-        """Hold a buffer live over [birth, death] if nothing else is then; whether it did."""
-        i = bisect.bisect_right(self.starts, birth)
-        if (i and self.stops[i - 1] >= birth) or (i < len(self.starts)
-                                                   and self.starts[i] <= death):
-            return False
-        self.starts.insert(i, birth)
-        self.stops.insert(i, death)
-        return True
-
-
-def _borrow_output_buffers(intervals: list[_Interval],
-                           slots: Sequence[tuple[int, int]]) -> list[_Interval]:
-    """The temporaries left for the temporary block once others borrow output buffers.
-
-    XLA's buffer assignment (``BufferAssigner::AssignBuffersForComputations``,
-    ``xla/service/buffer_assignment.cc``) visits buffers largest first, an output before a
-    temporary of its size, and puts a temporary into an existing allocation, output allocations
-    included, that is at least as large and holds nothing live at the same time; only the
-    temporaries that find none go to the heap-simulated temporary block. An output allocation
-    is busy from the kernel that writes the output (``slots``: size, that position) to the end.
-    """
-    allocations = sorted((_Allocation(size, written) for size, written in slots),
-                         key=lambda a: -a.size)
-    left: list[_Interval] = []
-    for buffer in sorted(intervals, key=lambda b: -b.nbytes):
-        if not any(a.size >= buffer.nbytes and a.take(buffer.birth, buffer.death)
-                   for a in allocations):
-            left.append(buffer)
-    return left
-
-
 class _Walk:
     """Liveness of one scope's materialized values (see the module docstring)."""
 
@@ -208,8 +119,6 @@ class _Walk:
         self.combine = combine
         self.backend = backend
         self.sliced_state: dict[int, set[int]] = {}  # per while node, `sliced_state`
-        self.copies: set[int] = set()  # ids of the intervals of `_f32_operands`
-        self.added: dict[int, Buffer] = {}  # id of an interval of `_gpu_buffers` -> its buffer
         keys = {a: next(fresh) for a in args}
         self.scope = Scope(ops, keys, fresh)
         self.scope.types.update((keys[a], t) for a, t in zip(args, arg_types))
@@ -226,10 +135,10 @@ class _Walk:
         self._schedule(in_order)
         kernels = sorted(((self.time_of[id(g)], g) for g in in_order), key=lambda k: k[0])
         death = self._deaths()
-        buffer_of: dict[int, _Interval] = {}
+        buffer_of: dict[int, Interval] = {}
         extra: dict[int, ScopePeak] = {}  # position -> nested or expansion peak there
         # f32 results of widened ops that write an output, f32 copies of their operands
-        scratch: list[_Interval] = self._f32_operands(death) if self.backend.f32_dots else []
+        scratch: list[Interval] = self._f32_operands(death) if self.backend.f32_dots else []
         if self.backend.gpu_buffers:
             scratch += self._gpu_buffers(death)
         for t, group in kernels:
@@ -247,7 +156,7 @@ class _Walk:
                 for key in node.outputs:
                     if key in self.outputs and self._widened(node.op, key):
                         # an output it writes in f32 first, then converts into the output
-                        scratch.append(_Interval(t, t, self._type(node.op, key).nbytes, key))
+                        scratch.append(Interval(t, t, self._type(node.op, key).nbytes, key))
                     if key not in death or self._writer(key) is not group:
                         continue
                     vtype = self._type(node.op, key)
@@ -255,7 +164,7 @@ class _Walk:
                     reuse = next((k for k in dying if k not in taken
                                   and buffer_of[k].nbytes == size), None)
                     if reuse is None:
-                        buffer_of[key] = _Interval(t, death[key], size, key)
+                        buffer_of[key] = Interval(t, death[key], size, key)
                         continue
                     taken.add(reuse)
                     buffer_of[key] = interval = buffer_of[reuse]
@@ -263,10 +172,10 @@ class _Walk:
         intervals = [*{id(b): b for b in buffer_of.values()}.values(), *scratch]
         if output_slots:
             end = kernels[-1][0] + 1 if kernels else 0
-            intervals = _borrow_output_buffers(intervals, [
+            intervals = borrow_output_buffers(intervals, [
                 (self.planner.nbytes(key), self._written(key, end))
                 for key in (self.scope.env.get(v) for v in output_slots)])
-        return self._sweep(intervals, extra)
+        return sweep(intervals, extra, self._buffer)
 
     def _schedule(self, kernels: list) -> None:
         """Order ``kernels`` (planner groups, in program order) as XLA schedules them, with the
@@ -335,18 +244,15 @@ class _Walk:
                 death[key] = max([self.time_of[id(self._writer(key))], *readers])
         return death
 
-    def _gpu_buffers(self, death: dict[int, int]) -> list[_Interval]:
+    def _gpu_buffers(self, death: dict[int, int]) -> list[Interval]:
         """The buffers XLA:GPU's rewrites add (`added_buffers`, which shortens ``death``)."""
-        intervals = []
-        for added in added_buffers(self.planner, lambda g: self.time_of[id(
-                self.planner.groups[g])], death):
-            interval = _Interval(added.birth, added.death, added.type.nbytes, -1)
-            self.added[id(interval)] = Buffer(added.op, added.type.shape, added.type.dtype,
-                                              added.type.nbytes, "temporary")
-            intervals.append(interval)
-        return intervals
+        return [Interval(added.birth, added.death, added.type.nbytes, -1,
+                         Buffer(added.op, added.type.shape, added.type.dtype, added.type.nbytes,
+                                "temporary"))
+                for added in added_buffers(self.planner, lambda g: self.time_of[id(
+                    self.planner.groups[g])], death)]
 
-    def _f32_operands(self, death: dict[int, int]) -> list[_Interval]:
+    def _f32_operands(self, death: dict[int, int]) -> list[Interval]:
         """The f32 copies of the 16-bit float operands of widened ops (`Backend.f32_dots`):
         each such value is converted once (XLA's CSE merges the converts its float
         normalization inserts), as soon as it exists (at the scope's start for an argument),
@@ -375,8 +281,9 @@ class _Walk:
                 death[key] = max([born, *plain])
             elif key in death:  # its loop kernel writes f32 instead (the convert fused in)
                 del death[key]
-            copies.append(_Interval(born, max(widened), vtype.num_elements * 4, key))
-        self.copies.update(id(c) for c in copies)
+            nbytes = vtype.num_elements * 4
+            copies.append(Interval(born, max(widened), nbytes, key,
+                                   Buffer("convert", vtype.shape, "f32", nbytes, "temporary")))
         return copies
 
     def _reads_f32(self, node, key: int) -> bool:
@@ -413,36 +320,10 @@ class _Walk:
                      self.fused_attention, self.fresh, self.combine, self.backend)
         return walk.peak()
 
-    def _sweep(self, intervals: list[_Interval], extra: dict[int, ScopePeak]) -> ScopePeak:
-        """The position where live buffers (plus nested peaks) are largest, and what is live."""
-        births = sorted(intervals, key=lambda b: b.birth)
-        ending: list[tuple[int, int]] = []  # (death, index in births)
-        times = sorted({b.birth for b in intervals} | set(extra))
-        live, best, best_t = 0, -1, None
-        i = 0
-        for t in times:
-            while i < len(births) and births[i].birth <= t:
-                live += births[i].nbytes
-                heapq.heappush(ending, (births[i].death, i))
-                i += 1
-            while ending and ending[0][0] < t:
-                live -= births[heapq.heappop(ending)[1]].nbytes
-            total = live + (extra[t].bytes if t in extra else 0)
-            if total > best:
-                best, best_t = total, t
-        if best_t is None:
-            return ScopePeak(0)
-        at_peak = [self._buffer(b) for b in intervals if b.birth <= best_t <= b.death]
-        nested = extra[best_t].live if best_t in extra else ()
-        live_buffers = sorted([*at_peak, *nested], key=lambda b: -b.bytes)[:TOP_BUFFERS]
-        return ScopePeak(best, tuple(live_buffers))
-
-    def _buffer(self, interval: _Interval) -> Buffer:
-        if id(interval) in self.added:
-            return self.added[id(interval)]
-        if id(interval) in self.copies:
-            shape = self.scope.types[interval.key].shape
-            return Buffer("convert", shape, "f32", interval.nbytes, "temporary")
+    def _buffer(self, interval: Interval) -> Buffer:
+        """How the report shows ``interval``: as the op writing its first value."""
+        if interval.shown is not None:
+            return interval.shown
         node = self.planner.nodes[self.planner.producer[interval.key]]
         vtype = self._type(node.op, interval.key)
         return Buffer(node.op.name, vtype.shape, vtype.dtype, interval.nbytes, "temporary")
