@@ -10,6 +10,8 @@ unrolled step's kernel plan quadratic.
 
 from __future__ import annotations
 
+import heapq
+import itertools
 from collections.abc import Callable, Iterable, Sequence
 
 
@@ -38,6 +40,25 @@ class Dag:
                 waiting[s] -= 1
                 if waiting[s] == 0:
                     ready.append(s)
+
+    def order(self, priority: Callable[[int], int] | None = None) -> list[int]:
+        """Every node in a topological order: of the nodes whose predecessors all came, the
+        one of least ``priority`` next, or without one the one that became ready first (nodes
+        that become ready together in ascending order: a breadth-first order)."""
+        waiting = {node: len(pred) for node, pred in self.pred.items()}
+        sequence = itertools.count()
+        key = priority or (lambda _: next(sequence))
+        ready = [(key(node), node) for node in sorted(waiting) if waiting[node] == 0]
+        heapq.heapify(ready)
+        order = []
+        while ready:
+            _, node = heapq.heappop(ready)
+            order.append(node)
+            for succ in sorted(self.succ[node]):
+                waiting[succ] -= 1
+                if waiting[succ] == 0:
+                    heapq.heappush(ready, (key(succ), succ))
+        return order
 
     def reaches(self, src: int, dst: int) -> bool:
         """Whether ``dst`` depends on ``src``, directly or through other nodes."""

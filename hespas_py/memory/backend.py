@@ -4,7 +4,6 @@ computes 16-bit float dots in, and whether it merges sibling kernels."""
 
 from __future__ import annotations
 
-import collections
 from dataclasses import dataclass
 from typing import Iterator
 
@@ -64,17 +63,7 @@ def breadth_first_order(dag: Dag) -> list[int]:
     its instructions (``BFSMemoryScheduler``, ``xla/service/hlo_memory_scheduler.cc``): a
     first-in first-out queue, seeded with the nodes that wait for nothing in program order, that
     takes each node once its last operand's writer ran, consumers in program order."""
-    waiting = {node: len(pred) for node, pred in dag.pred.items()}
-    queue = collections.deque(node for node in sorted(waiting) if waiting[node] == 0)
-    order = []
-    while queue:
-        node = queue.popleft()
-        order.append(node)
-        for succ in sorted(dag.succ[node]):
-            waiting[succ] -= 1
-            if waiting[succ] == 0:
-                queue.append(succ)
-    return order
+    return dag.order()
 
 
 def sliced_state(node: Node, fresh: Iterator[int]) -> set[int]:

@@ -28,7 +28,6 @@ sizes into one communication node.
 
 from __future__ import annotations
 
-import heapq
 from dataclasses import asdict, dataclass, fields
 from typing import Any, Mapping, Sequence
 
@@ -198,21 +197,7 @@ def schedule_merged(dag: Dag, merged: dict[int, list[int]]) -> list[int]:
     ``merged``: first member -> members) in a topological order that keeps program order where
     it can; a merged collective counts as being where its last member was, so the work the
     others did not wait for stays before it."""
-    def rank(node: int) -> int:
-        return merged[node][-1] if node in merged else node
-
-    waiting = {node: len(pred) for node, pred in dag.pred.items()}
-    ready = [(rank(node), node) for node, count in waiting.items() if count == 0]
-    heapq.heapify(ready)
-    order = []
-    while ready:
-        _, node = heapq.heappop(ready)
-        order.append(node)
-        for succ in dag.succ[node]:
-            waiting[succ] -= 1
-            if waiting[succ] == 0:
-                heapq.heappush(ready, (rank(succ), succ))
-    return order
+    return dag.order(lambda node: merged[node][-1] if node in merged else node)
 
 
 def _recut(block_of: Sequence[int], order: list[int], merged: dict[int, list[int]]) -> list[list[int]]:
