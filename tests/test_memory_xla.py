@@ -12,6 +12,7 @@ import pytest
 
 from hespas_py.estimate.hardware import load_hardware
 from hespas_py.export.workloads import workload_path
+from hespas_py.jaxcompat import JAXLIB_RELEASE
 from hespas_py.memory import peak_of_file
 
 #: Shipped workloads XLA:CPU compiles in well under a second each (the LLaMA and ResNet steps
@@ -74,7 +75,12 @@ def test_memory_against_xla_cpu(name, xla_cpu):
 
 
 #: Shipped LLaMA-3 100M steps, 5-15 s each for XLA:CPU to compile: compiled once, together.
-LLAMA_WORKLOADS = ("llama3_100m_scan_train_4dev", "llama3_100m_train_4dev")
+#: The unrolled one only against jaxlib 0.10's XLA:CPU, which ``backend="cpu"`` follows: from
+#: 0.11 on, XLA:CPU keeps optimization barriers until after scheduling (each layer's recomputed
+#: attention waits for its gradient), runs bf16 dots in bf16 and fuses more into them (its peak
+#: 8.80 GB against 17.70 GB on 0.10.2; README "Memory").
+LLAMA_WORKLOADS = ("llama3_100m_scan_train_4dev",
+                   *(("llama3_100m_train_4dev",) if JAXLIB_RELEASE < (0, 11) else ()))
 
 
 def test_llama_steps_against_xla_cpu(repo_dir):
