@@ -235,7 +235,8 @@ def test_cublas_reads_dot_operands_as_stored(tmp_path):
                                        ("TPUv5p", False), ("TPUv6e", False)])
 def test_gpu_rules_are_on_for_nvidia_presets_only(preset, on):
     params = load_hardware(preset, "fused_roofline").params
-    for rule in ("triton_normalization", "select_and_scatter_expansion", "cublas_gemm_operands"):
+    for rule in ("triton_normalization", "select_and_scatter_expansion", "cublas_gemm_operands",
+                 "cublas_operand_layouts"):
         assert bool(params.get(rule, False)) is on
         assert not on or params[f"{rule}_source"]
 

@@ -45,8 +45,10 @@ SelectAndScatterExpander's fill, ``reduce_window`` and scatter kernels,
 outside the GEMM, which reads operands as stored), ``tree_reduction`` (a reduction too large
 for one race-free kernel runs as partial reductions and a reduction of the partials,
 `fusion.tree_reduction`), ``conv_input_pads`` (a forward convolution with uneven padding or
-padded channels reads a padded copy of its input, `fusion.convolution.padded_input`) and
-``duplication_cone`` (priority fusion weighs duplicating a producer with its operand cone).
+padded channels reads a padded copy of its input, `fusion.convolution.padded_input`),
+``cublas_operand_layouts`` (a dot operand stored in a layout cuBLAS cannot read is rewritten by a
+transpose kernel, `fusion.operand_layout`) and ``duplication_cone`` (priority fusion weighs
+duplicating a producer with its operand cone).
 cuBLAS and cuDNN custom calls are GEMM, convolution and flash-attention kernels
 (`hespas_py.estimate.library_calls`).
 
@@ -113,7 +115,7 @@ _NUMERIC_PARAMS = ("launch_overhead_s", "memory_efficiency", "tensor_efficiency"
 _ATTENTION_PARAMS = ("attention_efficiency", "attention_backward_efficiency")
 #: Params switching XLA's GPU-only rewrites on (`GpuRules` fields of the same names).
 _GPU_RULES = ("triton_normalization", "select_and_scatter_expansion", "cublas_gemm_operands",
-              "tree_reduction", "conv_input_pads", "duplication_cone")
+              "tree_reduction", "conv_input_pads", "cublas_operand_layouts", "duplication_cone")
 
 
 @register

@@ -50,6 +50,11 @@ def _rows(attr: ir.Attribute) -> tuple[tuple[int, ...], ...]:
     return tuple(flat[i : i + width] for i in range(0, len(flat), width))
 
 
+def _layouts(attr: ir.Attribute) -> tuple[tuple[int, ...], ...]:
+    """A custom call's ``operand_layouts``/``result_layouts``: one minor-to-major tuple each."""
+    return tuple(_ints(layout) for layout in ir.ArrayAttr(attr))
+
+
 def _replica_groups(attr: ir.Attribute, meshes: Mapping[str, Mesh]) -> tuple[tuple[int, ...], ...]:
     """Explicit groups from the dense form (``-1`` padding dropped) or the mesh-axes form."""
     if isinstance(attr, ir.DenseElementsAttr):
@@ -205,7 +210,8 @@ _SPECS: dict[str, _Spec] = {
     "sort": (("sort_dimension", "dimension", _value),),
     "compare": (("comparison_direction", "comparison_direction", _enum("ComparisonDirectionAttr")),),
     "custom_call": (("call_target_name", "call_target_name", _value),
-                    ("backend_config", "backend_config", _json_config)),
+                    ("backend_config", "backend_config", _json_config),
+                    ("result_layouts", "result_layouts", _layouts)),
     "fft": (("fft_length", "fft_length", _ints),),
     "fusion": (("fusion_kind", "fusion_kind", _enum("FusionKindAttr")),),
     "while": (("known_trip_count", "backend_config", _known_trip_count),

@@ -41,7 +41,8 @@ XLA's GPU-only rewrites (`GpuRules`, on for the GPU node presets): row normaliza
 Triton kernels (`normalization`), ``select_and_scatter`` as its expander's three kernels
 (`select_and_scatter`), dot operand converts kept out of cuBLAS GEMMs, reductions too large for
 one race-free kernel split into partial reductions (`tree_reduction`), cuDNN's padded
-convolution inputs (`convolution.padded_input`) and duplication weighed with the operand cone
+convolution inputs (`convolution.padded_input`), transpose kernels for dot operands stored in a
+layout cuBLAS cannot read (`operand_layout`) and duplication weighed with the operand cone
 (``duplication_cone``). cuBLAS/cuDNN custom calls
 are GEMM, convolution and flash-attention kernels (`hespas_py.estimate.library_calls`); every
 kernel has a class (`classes`) for comparison with GPU profiles.
@@ -51,7 +52,8 @@ kernel forward and one backward (`attention`); the ops they hold are left out of
 
 The package, one concern a module: `kernel` (what a kernel is), `scope` (op classes and a scope's
 flattened dataflow), `convolution` (cuDNN convolution rules and GEMM shapes), `attention` (flash
-attention patterns) with `axes` (the key axis of their scores), `planner` (the fusion decisions;
+attention patterns) with `axes` (the key axis of their scores), `operand_layout` (GEMM operand
+layout copies), `planner` (the fusion decisions;
 its kernel DAG is a `hespas_py.dag.Dag`) and `cost` (each planned kernel's work and boundary
 traffic, nested control flow, and the entry points).
 """

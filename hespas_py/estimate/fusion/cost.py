@@ -15,6 +15,7 @@ from hespas_py.estimate.fusion.classes import COPY
 from hespas_py.estimate.fusion.convolution import (conv_channel_padding, conv_channels, conv_kind,
                                                    dot_mnk, gemm_mnk, padded_input)
 from hespas_py.estimate.fusion.kernel import FLASH_BACKWARD, FLASH_FORWARD, Kernel, Kind
+from hespas_py.estimate.fusion.operand_layout import layout_copies
 from hespas_py.estimate.fusion.planner import GpuRules, Planner
 from hespas_py.estimate.fusion.select_and_scatter import expanded_kernels
 from hespas_py.estimate.fusion.tree_reduction import split_kernels
@@ -31,11 +32,15 @@ def planned_kernels(planner: Planner, repeat: float) -> list[Kernel]:
     """The kernels of a fused ``planner``, in program order of their first op, each launched
     ``repeat`` times."""
     planned: list[tuple[int, list[Kernel]]] = []
+    copies = layout_copies(planner) if planner.rules.cublas_operand_layouts else {}
     for g, group in enumerate(planner.groups):
         if not group.members:
             continue
         members = sorted(group.members)
-        planned.append((members[0], _kernels_of(planner, g, members, repeat)))
+        kernels = _kernels_of(planner, g, members, repeat)
+        if g in copies:
+            kernels = [*_copy_kernels(kernels[0], copies[g]), *kernels]
+        planned.append((members[0], kernels))
     planned.sort(key=lambda item: item[0])
     return [k for _, ks in planned for k in ks]
 
@@ -98,6 +103,15 @@ def _pad_kernels(conv: Kernel, unpadded: TensorType, padded: TensorType) -> list
         tensor_flops=0.0, tensor_dtype="", gemm_mnk=None, gemm_kind="", dot_mnk=None,
         channel_padding=1.0, conv_channels=None, notes=(), part=COPY)
     return [pad, dataclasses.replace(conv, bytes=conv.bytes + padded.nbytes - unpadded.nbytes)]
+
+
+def _copy_kernels(gemm: Kernel, sizes: Sequence[int]) -> list[Kernel]:
+    """The transpose kernels writing a GEMM's operands in the layout it reads (`operand_layout`):
+    each reads and writes one operand."""
+    return [dataclasses.replace(
+        gemm, kind=Kind.LOOP, flops=0.0, bytes=2.0 * size, tensor_flops=0.0, tensor_dtype="",
+        gemm_mnk=None, gemm_kind="", dot_mnk=None, channel_padding=1.0, conv_channels=None,
+        notes=(), part=COPY) for size in sizes]
 
 
 def _library_kernel(kernel: Kernel, call: LibraryCall) -> Kernel:

@@ -89,6 +89,11 @@ class GpuRules:
             padding or input dilation: ``ConvPaddingLegalization``; channels padded for tensor
             cores: ``CudnnPadForConvolutions``) reads that copy, written by a pad kernel
             (`convolution.padded_input`).
+        cublas_operand_layouts: a dot operand stored in a layout its GEMM cannot read (batch,
+            row and column dimensions not each physically sequential, batch not most minor:
+            ``MatrixLayout::For``) is rewritten by a transpose kernel, unless a loop or reduction
+            kernel computes it for that GEMM alone and writes the layout itself
+            (`operand_layout`).
         duplication_cone: a producer with several consumer kernels is weighed for duplication
             with its single-consumer operand cone (`Planner._cone_inputs`), as XLA's priority
             fusion, which has fused that cone into it first, weighs it.
@@ -99,6 +104,7 @@ class GpuRules:
     cublas_gemm_operands: bool = False
     tree_reduction: bool = False
     conv_input_pads: bool = False
+    cublas_operand_layouts: bool = False
     duplication_cone: bool = False
 
 
