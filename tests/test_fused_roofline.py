@@ -10,7 +10,7 @@ import pytest
 
 from hespas_py.estimate.base import Hardware, get_estimator
 from hespas_py.estimate.fusion import Kind, plan_kernels
-from hespas_py.estimate.fusion.planner import GpuRules
+from hespas_py.estimate.fusion.rules import GpuRules
 from hespas_py.estimate.hardware import load_hardware, preset_names
 from hespas_py.mlir.reader import load_module
 from hespas_py.split import split

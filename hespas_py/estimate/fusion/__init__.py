@@ -53,7 +53,7 @@ kernel forward and one backward (`attention`); the ops they hold are left out of
 The package, one concern a module: `kernel` (what a kernel is), `scope` (op classes and a scope's
 flattened dataflow), `convolution` (cuDNN convolution rules and GEMM shapes), `attention` (flash
 attention patterns) with `axes` (the key axis of their scores), `operand_layout` (GEMM operand
-layout copies), `planner` (the fusion decisions;
+layout copies), `rules` (the GPU-only rewrites' switches), `planner` (the fusion decisions;
 its kernel DAG is a `hespas_py.dag.Dag`) and `cost` (each planned kernel's work and boundary
 traffic, nested control flow, and the entry points).
 """
@@ -63,7 +63,7 @@ from hespas_py.estimate.fusion.convolution import (CONV_BACKWARD_FILTER, CONV_BA
 from hespas_py.estimate.fusion.classes import SCATTER
 from hespas_py.estimate.fusion.cost import block_outputs, plan_kernels
 from hespas_py.estimate.fusion.kernel import FLASH_BACKWARD, FLASH_FORWARD, Kernel, Kind
-from hespas_py.estimate.fusion.planner import GpuRules
+from hespas_py.estimate.fusion.rules import GpuRules
 from hespas_py.estimate.fusion.scope import constant_values, sunk_arguments
 
 __all__ = ["CONV_BACKWARD_FILTER", "CONV_BACKWARD_INPUT", "CONV_FORWARD", "FLASH_BACKWARD",

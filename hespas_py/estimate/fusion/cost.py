@@ -16,7 +16,8 @@ from hespas_py.estimate.fusion.convolution import (conv_channel_padding, conv_ch
                                                    dot_mnk, gemm_mnk, padded_input)
 from hespas_py.estimate.fusion.kernel import FLASH_BACKWARD, FLASH_FORWARD, Kernel, Kind
 from hespas_py.estimate.fusion.operand_layout import layout_copies
-from hespas_py.estimate.fusion.planner import GpuRules, Planner
+from hespas_py.estimate.fusion.planner import Planner
+from hespas_py.estimate.fusion.rules import GpuRules
 from hespas_py.estimate.fusion.select_and_scatter import expanded_kernels
 from hespas_py.estimate.fusion.tree_reduction import split_kernels
 from hespas_py.estimate.fusion.scope import IN_PLACE, OpClass, Scope

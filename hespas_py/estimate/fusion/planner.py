@@ -11,6 +11,7 @@ from hespas_py.estimate.fusion.attention import FlashPlan
 from hespas_py.estimate.fusion.convolution import CONV_FORWARD, conv_kind
 from hespas_py.estimate.fusion.kernel import Kind
 from hespas_py.estimate.fusion.normalization import normalization_kernels
+from hespas_py.estimate.fusion.rules import GpuRules
 from hespas_py.estimate.fusion.scope import IN_PLACE, Node, OpClass, Scope
 from hespas_py.mlir.ops import Op
 
@@ -67,45 +68,6 @@ def _leading_dynamic_slice(op: Op) -> bool:
     source, result = op.operand_types[0].shape, op.result_types[0].shape
     return (len(source) == len(result) and source[1:] == result[1:]
             and all(t.dtype in _SLICE_INDEX_TYPES for t in op.operand_types[1:]))
-
-
-@dataclass(frozen=True, slots=True)
-class GpuRules:
-    """Rewrites only XLA's GPU compiler applies, on for the GPU node presets that get them.
-
-    Attributes:
-        triton_normalization: row normalizations become Triton kernels (`normalization`;
-            ``SoftmaxRewriterTriton``, CUDA from Ampere on), recomputed in the row kernels that
-            read them where that moves fewer bytes (XLA's priority fusion).
-        select_and_scatter_expansion: ``select_and_scatter`` runs as XLA's
-            ``SelectAndScatterExpander`` rewrites it (`select_and_scatter`).
-        cublas_gemm_operands: dots run as cuBLAS calls, which read their operands as stored:
-            a ``convert`` feeding a dot is computed (and its narrower result written) by its
-            producer's kernel or a kernel of its own, never inside the GEMM.
-        tree_reduction: a reduction too large for one race-free kernel runs as a reduction to
-            partial results and kernels reducing the partials (`tree_reduction`;
-            ``TreeReductionRewriter``).
-        conv_input_pads: a forward convolution whose input XLA pads for cuDNN (uneven window
-            padding or input dilation: ``ConvPaddingLegalization``; channels padded for tensor
-            cores: ``CudnnPadForConvolutions``) reads that copy, written by a pad kernel
-            (`convolution.padded_input`).
-        cublas_operand_layouts: a dot operand stored in a layout its GEMM cannot read (batch,
-            row and column dimensions not each physically sequential, batch not most minor:
-            ``MatrixLayout::For``) is rewritten by a transpose kernel, unless a loop or reduction
-            kernel computes it for that GEMM alone and writes the layout itself
-            (`operand_layout`).
-        duplication_cone: a producer with several consumer kernels is weighed for duplication
-            with its single-consumer operand cone (`Planner._cone_inputs`), as XLA's priority
-            fusion, which has fused that cone into it first, weighs it.
-    """
-
-    triton_normalization: bool = False
-    select_and_scatter_expansion: bool = False
-    cublas_gemm_operands: bool = False
-    tree_reduction: bool = False
-    conv_input_pads: bool = False
-    cublas_operand_layouts: bool = False
-    duplication_cone: bool = False
 
 
 @dataclass(slots=True)
