@@ -16,7 +16,6 @@ from hespas_py.search.layouts import assignments, layouts
 from hespas_py.search.run import SearchSpec, rank, run_search
 from hespas_py.sweep.backends import InProcess
 from hespas_py.sweep.store import Store
-from hespas_py.sweep.tasks import TraceFiles
 from sweep_helpers import hespas
 
 DATA = Path(__file__).resolve().parent / "data"

@@ -4,7 +4,6 @@ taken where the groups partition the machine alike, and equal to the full simula
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import pytest
 
