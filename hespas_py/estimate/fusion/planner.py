@@ -4,12 +4,12 @@ multi-output fusion; see the package docstring for the rules and their XLA sourc
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Collection, Iterator
+from typing import Collection
 
-from hespas_py.dag import Dag
 from hespas_py.estimate.fusion.attention import FlashPlan
 from hespas_py.estimate.fusion.convolution import CONV_FORWARD, conv_kind
 from hespas_py.estimate.fusion.kernel import Kind
+from hespas_py.estimate.fusion.multi_output import merge_siblings
 from hespas_py.estimate.fusion.normalization import normalization_kernels
 from hespas_py.estimate.fusion.rules import GpuRules
 from hespas_py.estimate.fusion.scope import IN_PLACE, Node, OpClass, Scope
@@ -48,11 +48,6 @@ _KIND_OF = {
     OpClass.OPAQUE: Kind.OPAQUE, OpClass.FUSION: Kind.FUSION, OpClass.CONTROL: Kind.OPAQUE,
     OpClass.COLLECTIVE: Kind.OPAQUE,
 }
-
-#: Sibling kernels merge only around a shared value at least this large (XLA merges siblings to
-#: save reads; for tiny values the extra kernel inputs are not worth it).
-_MIN_SHARED_BYTES = 1 << 16
-
 
 #: Index types a Triton GEMM fusion takes for a dynamic slice of its operand.
 _SLICE_INDEX_TYPES = frozenset({"i8", "i16", "i32"})
@@ -105,19 +100,18 @@ class Planner:
         self.node_groups: list[set[int]] = [set() for _ in self.nodes]
         self.prologue: set[int] = set()  # nodes folded into a dot/convolution operand
         self._read_costs: dict[int, int] = {}
-        self.dag = Dag(0, ())
         #: The scope's flash-attention kernels, when attention is fused (`attention`).
         self.flash = FlashPlan(self) if fused_attention else None
 
     # -- greedy consumer-first fusion (XLA visits producers after their consumers)
     def fuse(self, multi_output: bool = True) -> None:
         """Plan the scope's kernels; ``multi_output``: merge sibling kernels that read one large
-        value (`_multi_output`; XLA:CPU does not, `hespas_py.memory.backend`)."""
+        value (`multi_output.merge_siblings`; XLA:CPU does not, `hespas_py.memory.backend`)."""
         for pattern in self.flash.patterns if self.flash is not None else ():
             self.flash.groups[len(self.groups)] = pattern
             self.groups.append(_Group(Kind.ATTENTION))
             for i in sorted(pattern.members):
-                self._join(len(self.groups) - 1, i)
+                self.join(len(self.groups) - 1, i)
         normalizations: list[int] = []
         if self.rules.triton_normalization:
             flash = {i for i, groups in enumerate(self.node_groups) if groups}
@@ -125,7 +119,7 @@ class Planner:
                 normalizations.append(len(self.groups))
                 self.groups.append(_Group(Kind.REDUCTION))
                 for i in sorted(members):
-                    self._join(len(self.groups) - 1, i)
+                    self.join(len(self.groups) - 1, i)
         for i in reversed(range(len(self.nodes))):
             node = self.nodes[i]
             if self.node_groups[i]:
@@ -138,7 +132,7 @@ class Planner:
         for g in normalizations:
             self._recompute_in_consumers(g)
         if multi_output:
-            self._multi_output()
+            merge_siblings(self)
 
     def _consumers(self, i: int) -> list[int] | None:
         """Consumer nodes of node i's results; None when a result leaves the scope or is unused."""
@@ -167,7 +161,7 @@ class Planner:
                 name in _EXPENSIVE or not self._duplication_pays(i, targets)):
             return False
         for g in targets:
-            self._join(g, i)
+            self.join(g, i)
             if self.groups[g].kind is Kind.GEMM and any(operand):
                 self.prologue.add(i)
         return True
@@ -244,7 +238,7 @@ class Planner:
         for m in group.members:
             self.node_groups[m].discard(g)
             for t in targets:
-                self._join(t, m)
+                self.join(t, m)
         group.members.clear()
 
     def _read_cost(self, key: int) -> int:
@@ -300,7 +294,7 @@ class Planner:
                 self.nodes[m].op.short_name not in allowed for m in group.members):
             return False
         group.kind = Kind.GEMM
-        self._join(g, i)
+        self.join(g, i)
         return True
 
     def reversed_kernel(self, i: int) -> bool:
@@ -321,94 +315,21 @@ class Planner:
 
     def _new_group(self, i: int, kind: Kind) -> None:
         self.groups.append(_Group(kind))
-        self._join(len(self.groups) - 1, i)
+        self.join(len(self.groups) - 1, i)
 
-    def _join(self, g: int, i: int) -> None:
+    def join(self, g: int, i: int) -> None:
+        """Put node ``i`` in kernel ``g``."""
         group, node = self.groups[g], self.nodes[i]
         group.members.add(i)
         group.inputs.update(k for k in node.inputs if k not in self.scope.folded)
         group.produced.update(node.outputs)
         self.node_groups[i].add(g)
 
-    # -- multi-output fusion
-    def _multi_output(self) -> None:
-        shared = [k for k in self.users if self.nbytes(k) >= _MIN_SHARED_BYTES]
-        dag = None  # the kernel DAG, built when a first value has two candidate kernels
-        for key in sorted(shared, key=lambda k: -self.nbytes(k)):
-            candidates = {g for g in self.reader_groups(key)
-                          if self.groups[g].kind in (Kind.LOOP, Kind.REDUCTION)}
-            writer = self.writer_group(key)
-            if writer is not None and self.groups[writer].kind is Kind.LOOP:
-                candidates.add(writer)
-            if len(candidates) < 2:
-                continue
-            if dag is None:
-                self.dag = dag = Dag(len(self.groups), self._group_edges())
-            by_space: dict[int, list[int]] = {}
-            for g in sorted(candidates):
-                by_space.setdefault(self._iteration_space(g), []).append(g)
-            for groups in by_space.values():
-                merged: list[int] = []
-                for g in groups:
-                    base = next((b for b in merged if self._can_merge(b, g)), None)
-                    if base is None:
-                        merged.append(g)
-                    else:
-                        self._merge(base, g)
-
-    def _iteration_space(self, g: int) -> int:
-        """Elements a kernel iterates over: a reduction's input, else its largest result."""
-        best = 0
-        for m in self.groups[g].members:
-            node = self.nodes[m]
-            if node.cls is OpClass.REDUCE:
-                return self._elements(node.inputs[0])
-            if node.op.short_name in IN_PLACE:  # iterates over its update
-                best = max(best, self._elements(node.inputs[1]))
-                continue
-            best = max([best, *(self._elements(k) for k in node.outputs)])
-        return best
-
-    def _group_edges(self) -> Iterator[tuple[int, int]]:
-        """Kernel DAG edges: writer kernel -> reader kernel of every value crossing a boundary."""
-        for key in self.users:
-            writer = self.writer_group(key)
-            if writer is not None:
-                for g in self.reader_groups(key) - {writer}:
-                    yield writer, g
-
-    def _can_merge(self, a: int, b: int) -> bool:
-        """No path between a and b through a third kernel (merging would make a cycle), and
-        neither uses a reduction result of the other (`_reads_reduction_of`)."""
-        return not (self.dag.reaches_via_other(a, b) or self.dag.reaches_via_other(b, a)
-                    or self._reads_reduction_of(a, b) or self._reads_reduction_of(b, a))
-
-    def _reads_reduction_of(self, src: int, dst: int) -> bool:
-        """Whether kernel ``dst`` reads a result of reduction kernel ``src``. XLA never fuses a
-        reduce into a consumer (it is not loop-fusible; the reduction emitters write it as a
-        fusion root), so a kernel cannot both compute a reduction and use its result. Not
-        modelled: Triton normalization fusions (``SoftmaxRewriterTriton``), which may."""
-        return self.groups[src].kind is Kind.REDUCTION and dst in self.dag.succ[src]
-
-    def _merge(self, keep: int, drop: int) -> None:
-        kept, dropped = self.groups[keep], self.groups[drop]
-        if dropped.kind is Kind.REDUCTION:
-            kept.kind = Kind.REDUCTION
-        for m in dropped.members:
-            self.node_groups[m].discard(drop)
-            self._join(keep, m)
-        dropped.members.clear()  # a merged-away group has no members
-        self.dag.merge(keep, drop)
-
     # -- traffic accounting
     def nbytes(self, key: int) -> int:
         """Bytes of the value ``key`` (0 when its type is unknown)."""
         vtype = self.scope.types.get(key)
         return vtype.nbytes if vtype is not None else 0
-
-    def _elements(self, key: int) -> int:
-        vtype = self.scope.types.get(key)
-        return vtype.num_elements if vtype is not None else 0
 
     def writer_group(self, key: int) -> int | None:
         """The kernel that computes ``key`` (None for a scope input)."""
