@@ -40,7 +40,8 @@ def planned_kernels(planner: Planner, repeat: float) -> list[Kernel]:
         members = sorted(group.members)
         kernels = _kernels_of(planner, g, members, repeat)
         if g in copies:
-            kernels = [*_copy_kernels(kernels[0], copies[g]), *kernels]
+            # transposes writing the operands in the layout the GEMM reads (`operand_layout`)
+            kernels = [*(_copy_kernel(kernels[0], 2 * size) for size in copies[g]), *kernels]
         planned.append((members[0], kernels))
     planned.sort(key=lambda item: item[0])
     return [k for _, ks in planned for k in ks]
@@ -99,20 +100,17 @@ def _kernels_of(planner: Planner, g: int, members: list[int], repeat: float) -> 
 def _pad_kernels(conv: Kernel, unpadded: TensorType, padded: TensorType) -> list[Kernel]:
     """The pad kernel XLA writes a convolution's legalized input with, then the convolution
     reading that copy instead of its input."""
-    pad = dataclasses.replace(
-        conv, kind=Kind.LOOP, flops=0.0, bytes=float(unpadded.nbytes + padded.nbytes),
-        tensor_flops=0.0, tensor_dtype="", gemm_mnk=None, gemm_kind="", dot_mnk=None,
-        channel_padding=1.0, conv_channels=None, notes=(), part=COPY)
-    return [pad, dataclasses.replace(conv, bytes=conv.bytes + padded.nbytes - unpadded.nbytes)]
+    return [_copy_kernel(conv, unpadded.nbytes + padded.nbytes),
+            dataclasses.replace(conv, bytes=conv.bytes + padded.nbytes - unpadded.nbytes)]
 
 
-def _copy_kernels(gemm: Kernel, sizes: Sequence[int]) -> list[Kernel]:
-    """The transpose kernels writing a GEMM's operands in the layout it reads (`operand_layout`):
-    each reads and writes one operand."""
-    return [dataclasses.replace(
-        gemm, kind=Kind.LOOP, flops=0.0, bytes=2.0 * size, tensor_flops=0.0, tensor_dtype="",
+def _copy_kernel(kernel: Kernel, nbytes: int) -> Kernel:
+    """A kernel of the ``copy`` class beside GEMM or convolution ``kernel`` (a pad, a transpose),
+    moving ``nbytes`` and computing nothing."""
+    return dataclasses.replace(
+        kernel, kind=Kind.LOOP, flops=0.0, bytes=float(nbytes), tensor_flops=0.0, tensor_dtype="",
         gemm_mnk=None, gemm_kind="", dot_mnk=None, channel_padding=1.0, conv_channels=None,
-        notes=(), part=COPY) for size in sizes]
+        notes=(), part=COPY)
 
 
 def _library_kernel(kernel: Kernel, call: LibraryCall) -> Kernel:
