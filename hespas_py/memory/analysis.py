@@ -100,7 +100,7 @@ def analyze(module: Module, fused_attention: bool = False,
     """The per-device memory of ``module``'s entry function (see the module docstring);
     ``fused_attention`` plans attention as flash kernels, as the estimator would; ``combine``:
     the thresholds of XLA's collective combiners (default: XLA's own); ``backend``: whose
-    compiler to follow, ``gpu`` (XLA:GPU) or ``cpu`` (XLA:CPU, `liveness.XLA_CPU`); another
+    compiler to follow, ``gpu`` (XLA:GPU) or ``cpu`` (XLA:CPU, `backend.XLA_CPU`); another
     name raises `HespasError`."""
     entry = module.functions[module.entry]
     returned = entry.ops[-1].operands if entry.ops else ()

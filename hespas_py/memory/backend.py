@@ -7,7 +7,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterator
 
-from hespas_py.dag import Dag
 from hespas_py.estimate.fusion.scope import Node, Scope
 
 #: Ops a backend with `Backend.f32_dots` computes in f32 when their result is a 16-bit float.
@@ -22,7 +21,10 @@ class Backend:
 
     Attributes:
         breadth_first: it schedules each computation breadth-first, every kernel as soon as
-            its operands exist (`breadth_first_order`), rather than close to program order.
+            its operands exist, rather than close to program order (``BFSMemoryScheduler``,
+            ``xla/service/hlo_memory_scheduler.cc``: a first-in first-out queue, seeded with the
+            instructions that wait for nothing, in program order, and taking each once its last
+            operand's writer ran: `hespas_py.dag.Dag.order` without a priority).
         f32_dots: it computes dots and convolutions of 16-bit floats in f32, so their result
             buffers are f32.
         multi_output_fusion: it merges sibling kernels that read one large value into one
@@ -56,14 +58,6 @@ XLA_GPU = Backend(gpu_buffers=True)
 XLA_CPU = Backend(breadth_first=True, f32_dots=True, multi_output_fusion=False)
 #: Backends by the name `hespas_py.memory.analyze` takes.
 BACKENDS = {"gpu": XLA_GPU, "cpu": XLA_CPU}
-
-
-def breadth_first_order(dag: Dag) -> list[int]:
-    """The nodes of ``dag`` (numbered in program order) as XLA:CPU's default scheduler orders
-    its instructions (``BFSMemoryScheduler``, ``xla/service/hlo_memory_scheduler.cc``): a
-    first-in first-out queue, seeded with the nodes that wait for nothing in program order, that
-    takes each node once its last operand's writer ran, consumers in program order."""
-    return dag.order()
 
 
 def sliced_state(node: Node, fresh: Iterator[int]) -> set[int]:

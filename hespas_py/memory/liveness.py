@@ -61,7 +61,7 @@ from hespas_py.estimate.fusion.kernel import Kind
 from hespas_py.estimate.fusion.planner import Planner
 from hespas_py.estimate.fusion.scope import IN_PLACE, OpClass, Scope
 from hespas_py.memory.backend import (NARROW_FLOATS, WIDENED, XLA_GPU, Backend,
-                                      breadth_first_order, sliced_state)
+                                      sliced_state)
 from hespas_py.memory.gpu_buffers import added_buffers
 from hespas_py.memory.intervals import (Buffer, Interval, ScopePeak, borrow_output_buffers,
                                         sweep)
@@ -182,7 +182,7 @@ class _Walk:
         collectives combined (`combine_all` over the kernel graph): a combined collective runs
         where the last of its members was, the kernels that read one of them after it
         (`schedule_merged`), or, for a breadth-first schedule, each kernel as soon as its
-        operands exist (`breadth_first_order`); ``time_of`` becomes each kernel's place in that
+        operands exist (`Backend.breadth_first`); ``time_of`` becomes each kernel's place in that
         order."""
         planner = self.planner
         pending = {}
@@ -203,7 +203,7 @@ class _Walk:
         merged = combine_all(dag, pending, self.combine) if len(pending) > 1 else {}
         if not merged and not breadth_first:
             return
-        order = breadth_first_order(dag) if breadth_first else schedule_merged(dag, merged)
+        order = dag.order() if breadth_first else schedule_merged(dag, merged)
         for t, k in enumerate(order):
             for member in merged.get(k, (k,)):
                 self.time_of[id(kernels[member])] = t
