@@ -129,18 +129,25 @@ def test_case_takes_the_larger_branch(tmp_path):
     assert analyze(module).temporaries_bytes == MB
 
 
+def _select_and_scatter(result: str, operand: str, source: str, operand_type: str,
+                        source_type: str) -> str:
+    """The gradient of a 2x2, stride-2 max pooling of ``operand`` (f16), scattering ``source``
+    into a zero init (``%z``, defined before it)."""
+    return f"""    {result} = "stablehlo.select_and_scatter"({operand}, {source}, %z) <{{window_dimensions = array<i64: 1, 2, 2, 1>, window_strides = array<i64: 1, 2, 2, 1>}}> ({{
+    ^bb0(%u: tensor<f16>, %v: tensor<f16>):
+      %c = stablehlo.compare GE, %u, %v : (tensor<f16>, tensor<f16>) -> tensor<i1>
+      stablehlo.return %c : tensor<i1>
+    }}, {{
+    ^bb0(%u: tensor<f16>, %v: tensor<f16>):
+      %t = stablehlo.add %u, %v : tensor<f16>
+      stablehlo.return %t : tensor<f16>
+    }}) : ({operand_type}, {source_type}, tensor<f16>) -> {operand_type}"""
+
+
 def test_select_and_scatter_expansion_counts_its_index_arrays(tmp_path):
     x, y = "tensor<8x16x16x4xf16>", "tensor<8x8x8x4xf16>"
     module = _module(tmp_path, f"""    %z = stablehlo.constant dense<0.0> : tensor<f16>
-    %r = "stablehlo.select_and_scatter"(%a, %b, %z) <{{window_dimensions = array<i64: 1, 2, 2, 1>, window_strides = array<i64: 1, 2, 2, 1>}}> ({{
-    ^bb0(%p: tensor<f16>, %q: tensor<f16>):
-      %g = stablehlo.compare GE, %p, %q : (tensor<f16>, tensor<f16>) -> tensor<i1>
-      stablehlo.return %g : tensor<i1>
-    }}, {{
-    ^bb0(%p: tensor<f16>, %q: tensor<f16>):
-      %s = stablehlo.add %p, %q : tensor<f16>
-      stablehlo.return %s : tensor<f16>
-    }}) : ({x}, {y}, tensor<f16>) -> {x}
+{_select_and_scatter("%r", "%a", "%b", x, y)}
     return %r : {x}""", args=f"%a: {x}, %b: {y}", results=x)
     source = 8 * 8 * 8 * 4
     # The selected values (f16) and one s32 index per operand dimension (4), per source element.
@@ -327,15 +334,7 @@ def _max_pool_gradient(high: int) -> str:
     %zb = stablehlo.broadcast_in_dim %z, dims = [] : (tensor<f16>) -> {x}
     %r = stablehlo.maximum %a, %zb : {x}
 {padded}
-    %q = "stablehlo.select_and_scatter"(%p, %b, %z) <{{window_dimensions = array<i64: 1, 2, 2, 1>, window_strides = array<i64: 1, 2, 2, 1>}}> ({{
-    ^bb0(%u: tensor<f16>, %v: tensor<f16>):
-      %c = stablehlo.compare GE, %u, %v : (tensor<f16>, tensor<f16>) -> tensor<i1>
-      stablehlo.return %c : tensor<i1>
-    }}, {{
-    ^bb0(%u: tensor<f16>, %v: tensor<f16>):
-      %t = stablehlo.add %u, %v : tensor<f16>
-      stablehlo.return %t : tensor<f16>
-    }}) : ({p}, {s}, tensor<f16>) -> {p}
+{_select_and_scatter("%q", "%p", "%b", p, s)}
 {sliced}
     %n = stablehlo.reduce(%o init: %z) applies stablehlo.add across dimensions = [0, 1, 2, 3] : ({x}, tensor<f16>) -> tensor<f16>
     return %r, %n : {x}, tensor<f16>"""
