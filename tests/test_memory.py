@@ -9,29 +9,13 @@ import pytest
 
 from hespas_py.errors import HespasError
 from hespas_py.estimate.hardware import hardware_from_config, load_hardware
-from hespas_py.memory import Buffer, analyze, peak_of_file
-from hespas_py.mlir.reader import load_module
+from hespas_py.memory import analyze, peak_of_file
 from hespas_py.split.combine import Thresholds
-
-MB = 1 << 20
-T = "tensor<512x512xf32>"  # 1 MiB
-
-
-def _module(tmp_path, body: str, args: str = f"%a: {T}, %b: {T}",
-            results: str = T, attrs: str = "") -> object:
-    path = tmp_path / "m.mlir"
-    path.write_text(f"module @m {attrs} {{\n  func.func public @main({args}) -> ({results}) {{\n"
-                    f"{body}\n  }}\n}}\n")
-    return load_module(path)
-
-
-def _dot(out: str, lhs: str, rhs: str) -> str:
-    return (f"    {out} = stablehlo.dot_general {lhs}, {rhs}, contracting_dims = [1] x [0] : "
-            f"({T}, {T}) -> {T}")
+from memory_helpers import MB, T, dot, small_module
 
 
 def test_fused_chain_has_no_temporaries(tmp_path):
-    module = _module(tmp_path, f"""    %0 = stablehlo.add %a, %b : {T}
+    module = small_module(tmp_path, f"""    %0 = stablehlo.add %a, %b : {T}
     %1 = stablehlo.exponential %0 : {T}
     %2 = stablehlo.multiply %1, %a : {T}
     return %2 : {T}""")
@@ -43,8 +27,8 @@ def test_fused_chain_has_no_temporaries(tmp_path):
 
 def test_value_between_kernels_is_a_temporary_until_its_last_reader(tmp_path):
     # %0 feeds a dot (a kernel boundary) and is read again at the end: live across %1, %2.
-    module = _module(tmp_path, "\n".join([
-        _dot("%0", "%a", "%b"), _dot("%1", "%0", "%b"), _dot("%2", "%1", "%a"),
+    module = small_module(tmp_path, "\n".join([
+        dot("%0", "%a", "%b"), dot("%1", "%0", "%b"), dot("%2", "%1", "%a"),
         f"    %3 = stablehlo.add %2, %0 : {T}", f"    return %3 : {T}"]))
     report = analyze(module)
     # The third dot takes the add as its epilogue and writes the output; while it runs %0
@@ -55,17 +39,17 @@ def test_value_between_kernels_is_a_temporary_until_its_last_reader(tmp_path):
 
 def test_elementwise_kernel_reuses_a_dying_operand(tmp_path):
     # %1 = exp(%0) writes over %0's buffer (its last reader), so only one buffer exists.
-    module = _module(tmp_path, "\n".join([
-        _dot("%0", "%a", "%b"), f"    %1 = stablehlo.exponential %0 : {T}",
-        _dot("%2", "%1", "%b"), f"    return %2 : {T}"]))
+    module = small_module(tmp_path, "\n".join([
+        dot("%0", "%a", "%b"), f"    %1 = stablehlo.exponential %0 : {T}",
+        dot("%2", "%1", "%b"), f"    return %2 : {T}"]))
     assert analyze(module).temporaries_bytes == MB
 
 
 def test_temporaries_borrow_output_buffers_before_the_output_is_written(tmp_path):
     # Two results: %0 dies at the second dot, before either output is written; it fits in an
     # output's buffer, so XLA places it there and the temporary block stays empty.
-    module = _module(tmp_path, "\n".join([
-        _dot("%0", "%a", "%b"), _dot("%1", "%0", "%b"),
+    module = small_module(tmp_path, "\n".join([
+        dot("%0", "%a", "%b"), dot("%1", "%0", "%b"),
         f"    %2 = stablehlo.negate %a : {T}", f"    return %1, %2 : {T}, {T}"]),
         results=f"{T}, {T}")
     report = analyze(module)
@@ -74,15 +58,15 @@ def test_temporaries_borrow_output_buffers_before_the_output_is_written(tmp_path
 
 
 def test_donated_arguments_are_counted_once(tmp_path):
-    module = _module(tmp_path, f"""    %0 = stablehlo.add %a, %b : {T}
+    module = small_module(tmp_path, f"""    %0 = stablehlo.add %a, %b : {T}
     return %0 : {T}""", args=f"%a: {T} {{tf.aliasing_output = 0 : i32}}, %b: {T}")
     report = analyze(module)
     assert report.alias_bytes == MB
     assert report.peak_bytes == 2 * MB
-    donor = _module(tmp_path, f"""    %0 = stablehlo.add %a, %b : {T}
+    donor = small_module(tmp_path, f"""    %0 = stablehlo.add %a, %b : {T}
     return %0 : {T}""", args=f"%a: {T}, %b: {T} {{jax.buffer_donor = true}}")
     assert analyze(donor).alias_bytes == MB
-    aliased = _module(tmp_path, f"""    %0 = stablehlo.add %a, %b : {T}
+    aliased = small_module(tmp_path, f"""    %0 = stablehlo.add %a, %b : {T}
     return %0 : {T}""", attrs='attributes {mhlo.input_output_alias = [{alias = {kind = '
                          '"may_alias", parameter_index = array<i64>, parameter_number = 1 : i64},'
                          ' output_index = array<i64>}]}')
@@ -92,8 +76,8 @@ def test_donated_arguments_are_counted_once(tmp_path):
 def test_loop_body_temporaries_add_to_the_carried_state(tmp_path):
     # The body keeps one dot result (1 MiB) besides its state; the state (a dying operand)
     # is updated in place.
-    module = _module(tmp_path, "\n".join([
-        _dot("%x", "%a", "%b"),
+    module = small_module(tmp_path, "\n".join([
+        dot("%x", "%a", "%b"),
         "    %c0 = stablehlo.constant dense<0> : tensor<i32>",
         "    %c3 = stablehlo.constant dense<3> : tensor<i32>",
         f"    %r:2 = stablehlo.while(%i = %c0, %v = %x) : tensor<i32>, {T}",
@@ -103,25 +87,25 @@ def test_loop_body_temporaries_add_to_the_carried_state(tmp_path):
         "    } do {",
         "      %one = stablehlo.constant dense<1> : tensor<i32>",
         "      %n = stablehlo.add %i, %one : tensor<i32>",
-        _dot("      %d", "%v", "%b").replace("    ", "", 1),
-        _dot("      %e", "%d", "%b").replace("    ", "", 1),
+        dot("      %d", "%v", "%b").replace("    ", "", 1),
+        dot("      %e", "%d", "%b").replace("    ", "", 1),
         f"      stablehlo.return %n, %e : tensor<i32>, {T}",
         "    }",
-        _dot("%y", "%r#1", "%a"),
+        dot("%y", "%r#1", "%a"),
         f"    return %y : {T}"]))
     report = analyze(module)
     assert report.temporaries_bytes == 2 * MB  # the state + the body's %d
 
 
 def test_case_takes_the_larger_branch(tmp_path):
-    module = _module(tmp_path, "\n".join([
+    module = small_module(tmp_path, "\n".join([
         "    %k = stablehlo.constant dense<0> : tensor<i32>",
         '    %r = "stablehlo.case"(%k) ({',
         f"      %s = stablehlo.negate %a : {T}",
         f"      stablehlo.return %s : {T}",
         "    }, {",
-        _dot("      %d", "%a", "%b").replace("    ", "", 1),
-        _dot("      %e", "%d", "%b").replace("    ", "", 1),
+        dot("      %d", "%a", "%b").replace("    ", "", 1),
+        dot("      %e", "%d", "%b").replace("    ", "", 1),
         f"      stablehlo.return %e : {T}",
         f"    }}) : (tensor<i32>) -> {T}",
         f"    return %r : {T}"]))
@@ -146,7 +130,7 @@ def _select_and_scatter(result: str, operand: str, source: str, operand_type: st
 
 def test_select_and_scatter_expansion_counts_its_index_arrays(tmp_path):
     x, y = "tensor<8x16x16x4xf16>", "tensor<8x8x8x4xf16>"
-    module = _module(tmp_path, f"""    %z = stablehlo.constant dense<0.0> : tensor<f16>
+    module = small_module(tmp_path, f"""    %z = stablehlo.constant dense<0.0> : tensor<f16>
 {_select_and_scatter("%r", "%a", "%b", x, y)}
     return %r : {x}""", args=f"%a: {x}, %b: {y}", results=x)
     source = 8 * 8 * 8 * 4
@@ -202,101 +186,31 @@ def test_combined_all_reduces_hold_every_gradient(tmp_path):
     # output); XLA's combiner makes one all-reduce of both, after the second gradient: both
     # results are then live together and neither finds a free output buffer.
     groups = "dense<[[0, 1]]> : tensor<1x2xi64>"
-    body = [_dot("%g0", "%a", "%b"), *_psum("%r0", "%g0", groups),
+    body = [dot("%g0", "%a", "%b"), *_psum("%r0", "%g0", groups),
             f"    %u0 = stablehlo.subtract %a, %r0 : {T}",
-            _dot("%g1", "%u0", "%b"), *_psum("%r1", "%g1", groups),
+            dot("%g1", "%u0", "%b"), *_psum("%r1", "%g1", groups),
             f"    %u1 = stablehlo.subtract %b, %r1 : {T}",
             f"    return %u0, %u1 : {T}, {T}"]
-    module = _module(tmp_path, "\n".join(body), results=f"{T}, {T}")
+    module = small_module(tmp_path, "\n".join(body), results=f"{T}, {T}")
     # %g1 reads %u0, so here the two all-reduces depend on each other and do not combine.
     assert analyze(module).temporaries_bytes == MB
-    body[body.index(_dot("%g1", "%u0", "%b"))] = _dot("%g1", "%a", "%a")  # independent gradients: one combined all-reduce
-    combined = _module(tmp_path, "\n".join(body), results=f"{T}, {T}")
+    body[body.index(dot("%g1", "%u0", "%b"))] = dot("%g1", "%a", "%a")  # independent gradients: one combined all-reduce
+    combined = small_module(tmp_path, "\n".join(body), results=f"{T}, {T}")
     assert analyze(combined).temporaries_bytes == 2 * MB
     assert analyze(combined, combine=Thresholds()).temporaries_bytes == MB
 
 
 def test_single_device_collectives_are_free(tmp_path):
-    module = _module(tmp_path, "\n".join([
-        _dot("%g", "%a", "%b"), *_psum("%r", "%g", "dense<0> : tensor<1x1xi64>"),
-        _dot("%y", "%r", "%b"), f"    return %y : {T}"]))
+    module = small_module(tmp_path, "\n".join([
+        dot("%g", "%a", "%b"), *_psum("%r", "%g", "dense<0> : tensor<1x1xi64>"),
+        dot("%y", "%r", "%b"), f"    return %y : {T}"]))
     assert analyze(module).temporaries_bytes == MB  # %g and %r share one buffer
 
 
-def test_cpu_schedules_breadth_first(tmp_path):
-    # %3 reads only arguments: XLA:CPU's breadth-first scheduler runs it first, so it waits in
-    # memory beside the chain %0 -> %1 -> %2; in program order it is written just before %4.
-    module = _module(tmp_path, "\n".join([
-        _dot("%0", "%a", "%b"), _dot("%1", "%0", "%b"), _dot("%2", "%1", "%b"),
-        _dot("%3", "%a", "%a"), _dot("%4", "%2", "%3"), f"    return %4 : {T}"]))
-    assert analyze(module).temporaries_bytes == 2 * MB
-    assert analyze(module, backend="cpu").temporaries_bytes == 3 * MB
-
-
-def test_cpu_runs_sibling_kernels_apart(tmp_path):
-    # %p and %q both read %e (siblings). XLA:GPU's multi-output fusion computes them in one
-    # kernel, which waits for %q's operand %c1; XLA:CPU has none, so its breadth-first
-    # schedule writes %p as soon as %e exists and %p waits beside %e, %c0 and %c1 (4 MiB, not 3).
-    f = "tensor<512xf32>"
-    module = _module(tmp_path, "\n".join([
-        _dot("%e", "%a", "%a"), _dot("%c0", "%a", "%b"), _dot("%c1", "%c0", "%b"),
-        f"    %p = stablehlo.multiply %e, %b : {T}", f"    %s = stablehlo.sine %c1 : {T}",
-        f"    %q = stablehlo.add %e, %s : {T}", _dot("%d", "%p", "%q"),
-        "    %z = stablehlo.constant dense<0.0> : tensor<f32>",
-        f"    %y = stablehlo.reduce(%d init: %z) applies stablehlo.add across dimensions = [1]"
-        f" : ({T}, tensor<f32>) -> {f}", f"    return %y : {f}"]), results=f)
-    assert analyze(module).temporaries_bytes == 3 * MB
-    assert analyze(module, backend="cpu").temporaries_bytes == 4 * MB
-
-
-def test_cpu_computes_16_bit_dots_in_f32(tmp_path):
-    # bf16: %0 (0.5 MiB) is a temporary. XLA:CPU writes it in f32, converts the arguments to
-    # f32 (a until the first dot, b until the second) and writes the last dot's result in f32
-    # before converting it into the output: 3 f32 buffers live at each dot.
-    half = "tensor<512x512xbf16>"
-    module = _module(tmp_path, "\n".join([
-        _dot("%0", "%a", "%b").replace(T, half), _dot("%1", "%0", "%b").replace(T, half),
-        f"    return %1 : {half}"]), args=f"%a: {half}, %b: {half}", results=half)
-    assert analyze(module).temporaries_bytes == MB // 2
-    report = analyze(module, backend="cpu")
-    assert report.temporaries_bytes == 3 * MB
-    assert {(b.dtype, b.bytes) for b in report.top if b.kind == "temporary"} == {("f32", MB)}
-
-
 def test_unknown_memory_backend_is_an_error(tmp_path):
-    module = _module(tmp_path, f"    return %a : {T}")
+    module = small_module(tmp_path, f"    return %a : {T}")
     with pytest.raises(HespasError, match="memory backend 'tpu'"):
         analyze(module, backend="tpu")
-
-
-def test_cpu_carries_a_sliced_16_bit_loop_state_in_f32(tmp_path):
-    # The body only slices %s (bf16, 2 MiB) and passes it on: XLA:CPU normalizes the slice to
-    # f32 by converting all of %s, and hoists that convert out of the loop, so the loop
-    # carries a 4 MiB f32 copy; %s's own kernel writes it in f32 directly.
-    stack, row = "tensor<4x512x512xbf16>", "tensor<512x512xbf16>"
-    module = _module(tmp_path, "\n".join([
-        f"    %s = stablehlo.exponential %a : {stack}",
-        "    %c0 = stablehlo.constant dense<0> : tensor<i32>",
-        "    %c4 = stablehlo.constant dense<4> : tensor<i32>",
-        f"    %r:3 = stablehlo.while(%i = %c0, %v = %b, %t = %s) : tensor<i32>, {row}, {stack}",
-        "     cond {",
-        "      %p = stablehlo.compare LT, %i, %c4 : (tensor<i32>, tensor<i32>) -> tensor<i1>",
-        "      stablehlo.return %p : tensor<i1>",
-        "    } do {",
-        "      %one = stablehlo.constant dense<1> : tensor<i32>",
-        "      %z = stablehlo.constant dense<0> : tensor<i32>",
-        "      %n = stablehlo.add %i, %one : tensor<i32>",
-        f"      %l = stablehlo.dynamic_slice %t, %i, %z, %z, sizes = [1, 512, 512] : "
-        f"({stack}, tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<1x512x512xbf16>",
-        f"      %m = stablehlo.reshape %l : (tensor<1x512x512xbf16>) -> {row}",
-        f"      %w = stablehlo.add %v, %m : {row}",
-        f"      stablehlo.return %n, %w, %t : tensor<i32>, {row}, {stack}",
-        "    }",
-        f"    return %r#1 : {row}"]), args=f"%a: {stack}, %b: {row}", results=row)
-    assert analyze(module).temporaries_bytes == 2 * MB
-    report = analyze(module, backend="cpu")
-    assert report.temporaries_bytes == 4 * MB
-    assert report.top[0] == Buffer("convert", (4, 512, 512), "f32", 4 * MB, "temporary")
 
 
 _CONVS = """    %x = stablehlo.convert %a : ({a}) -> {x}
@@ -311,7 +225,7 @@ def test_padded_convolution_input_is_shared_with_its_filter_gradient(tmp_path):
     # never written (the pad computes the convert). XLA:CPU pads nothing: it keeps the input.
     a, x = "tensor<8x16x16x4xf32>", "tensor<8x16x16x4xf16>"
     w, y = "tensor<3x3x4x16xf16>", "tensor<8x8x8x16xf16>"
-    module = _module(tmp_path, _CONVS.format(a=a, x=x, w=w, y=y),
+    module = small_module(tmp_path, _CONVS.format(a=a, x=x, w=w, y=y),
                      args=f"%a: {a}, %w: {w}, %g: {y}", results=f"{y}, {w}")
     report = analyze(module)
     assert report.temporaries_bytes == 8 * 17 * 17 * 4 * 2
@@ -346,7 +260,7 @@ def test_max_pool_gradient_init_is_the_relus_zero_buffer(tmp_path, high):
     # from the start reads it) with the ReLU's broadcast zero; the ReLU's kernel writes it,
     # and it lives until the gradient's scatter.
     x, s = "tensor<8x16x16x4xf16>", "tensor<8x8x8x4xf16>"
-    module = _module(tmp_path, _max_pool_gradient(high), args=f"%a: {x}, %b: {s}",
+    module = small_module(tmp_path, _max_pool_gradient(high), args=f"%a: {x}, %b: {s}",
                      results=f"{x}, tensor<f16>")
     zeros = [b for b in analyze(module).top if b.op == "broadcast_in_dim"
              and b.shape == (8, 16, 16, 4) and b.dtype == "f16"]
@@ -361,6 +275,6 @@ def test_max_pool_gradients_share_one_zero_buffer(tmp_path):
     second = first[first.index('    %q = "stablehlo.select_and_scatter"'):].replace("%q", "%q2")
     body = (first + second + "    %o0 = stablehlo.add %q, %q2 : " + x + "\n    %o = "
             + rest.replace("stablehlo.negate %q", "stablehlo.negate %o0"))
-    module = _module(tmp_path, body, args=f"%a: {x}, %b: {s}", results=f"{x}, tensor<f16>")
+    module = small_module(tmp_path, body, args=f"%a: {x}, %b: {s}", results=f"{x}, tensor<f16>")
     zeros = [b for b in analyze(module).top if b.op == "broadcast_in_dim"]
     assert len(zeros) == 1

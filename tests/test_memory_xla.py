@@ -12,7 +12,6 @@ import pytest
 
 from hespas_py.estimate.hardware import load_hardware
 from hespas_py.export.workloads import workload_path
-from hespas_py.jaxcompat import JAXLIB_RELEASE
 from hespas_py.memory import peak_of_file
 
 #: Shipped workloads XLA:CPU compiles in well under a second each (the LLaMA and ResNet steps
@@ -74,21 +73,18 @@ def test_memory_against_xla_cpu(name, xla_cpu):
                                               rel=0.001 if name in CPU_PEAK_EXACT else 0.10)
 
 
-#: Shipped LLaMA-3 100M steps, 5-15 s each for XLA:CPU to compile: compiled once, together.
-#: The unrolled one only against jaxlib 0.10's XLA:CPU, which ``backend="cpu"`` follows: from
-#: 0.11 on, XLA:CPU keeps optimization barriers until after scheduling (each layer's recomputed
-#: attention waits for its gradient), runs bf16 dots in bf16 and fuses more into them (its peak
-#: 8.80 GB against 17.70 GB on 0.10.2; README "Memory").
-LLAMA_WORKLOADS = ("llama3_100m_scan_train_4dev",
-                   *(("llama3_100m_train_4dev",) if JAXLIB_RELEASE < (0, 11) else ()))
+#: Shipped LLaMA-3 100M steps, 3-15 s each for XLA:CPU to compile: compiled once, together.
+LLAMA_WORKLOADS = ("llama3_100m_scan_train_4dev", "llama3_100m_train_4dev")
 
 
 def test_llama_steps_against_xla_cpu(repo_dir):
     """The LLaMA-3 100M step, its layers scanned and unrolled (attention recomputed in the
-    backward pass), within 10% analysed as XLA:CPU compiles: the scanned step carries f32
-    copies of its sliced saved activations; in the unrolled one every layer's f32
-    exp(scores - max) and probabilities are live at once, as XLA:CPU, without multi-output
-    fusion, computes each as soon as its operands exist."""
+    backward pass), within 10% analysed as the installed jaxlib's XLA:CPU compiles. jaxlib 0.10:
+    the scanned step carries f32 copies of its sliced saved activations; in the unrolled one
+    every layer's f32 exp(scores - max) and probabilities are live at once (no barriers, no
+    multi-output fusion: each is computed as soon as its operands exist). From 0.11: barriers
+    hold each layer's recomputation until its gradient; the peak is the logits' softmax
+    backward (f32 logits, one-hot, exp and the bf16 gradient at once)."""
     compiled = _compile_on_cpu(repo_dir, LLAMA_WORKLOADS)
     for name in LLAMA_WORKLOADS:
         arguments, outputs, alias, temporaries = compiled[str(workload_path(name))]

@@ -89,19 +89,21 @@ def _alias_bytes(arg_types: tuple[TensorType, ...], result_types: tuple[TensorTy
     return total
 
 
-def _backend(name: str) -> Backend:
+def _backend(name: str | Backend) -> Backend:
+    if isinstance(name, Backend):
+        return name
     if name not in BACKENDS:
         raise HespasError(f"memory backend {name!r}: not one of {', '.join(BACKENDS)}")
     return BACKENDS[name]
 
 
-def analyze(module: Module, fused_attention: bool = False,
-            combine: Thresholds = DEFAULT_COMBINE, backend: str = "gpu") -> MemoryReport:
+def analyze(module: Module, fused_attention: bool = False, combine: Thresholds = DEFAULT_COMBINE,
+            backend: str | Backend = "gpu") -> MemoryReport:
     """The per-device memory of ``module``'s entry function (see the module docstring);
     ``fused_attention`` plans attention as flash kernels, as the estimator would; ``combine``:
     the thresholds of XLA's collective combiners (default: XLA's own); ``backend``: whose
-    compiler to follow, ``gpu`` (XLA:GPU) or ``cpu`` (XLA:CPU, `backend.XLA_CPU`); another
-    name raises `HespasError`."""
+    compiler to follow, ``gpu`` (XLA:GPU), ``cpu`` (the installed jaxlib's XLA:CPU,
+    `backend.XLA_CPU`) or a `Backend`; another name raises `HespasError`."""
     entry = module.functions[module.entry]
     returned = entry.ops[-1].operands if entry.ops else ()
     temporaries = scope_peak(entry.ops, entry.args, entry.arg_types, returned, fused_attention,
@@ -122,7 +124,7 @@ def analyze(module: Module, fused_attention: bool = False,
 
 
 def peak_of_file(path: str | Path, module: int | None = None,
-                 fused_attention: bool = False, backend: str = "gpu") -> MemoryReport:
+                 fused_attention: bool = False, backend: str | Backend = "gpu") -> MemoryReport:
     """`analyze` of the module in ``path`` (module ``module``, from 1, of a file of several);
     ``backend`` as `analyze` takes it; bad input raises `HespasError` as `load_module` does.
     For callers that hold no `Module` (`bench/memory.py`, scripts)."""

@@ -39,12 +39,14 @@ schedule and float normalization change which buffers are live when. It schedule
 breadth-first, each kernel as soon as its operands exist, where XLA:GPU keeps close to program
 order (a value computed early waits in memory for its reader: the weight gradients of a
 pipelined step, computed as soon as each microbatch's backward pass is done, all live until
-their sum). It computes dots and convolutions of 16-bit floats in f32: their results take twice
-the bytes (an output so written has an f32 temporary, converted into it), and each 16-bit
-operand is converted to an f32 copy once, as soon as it exists (`_f32_operands`); a loop that
-only slices a 16-bit state element it passes on unchanged carries an f32 copy of it
-(`sliced_state`). It runs no multi-output fusion: sibling kernels are scheduled apart
-(`Backend.multi_output_fusion`).
+their sum). It runs no multi-output fusion: sibling kernels are scheduled apart
+(`FusionPasses.multi_output`). As jaxlib 0.10 builds it, it computes dots and convolutions of
+16-bit floats in f32 (`Backend.f32_dots`): their results take twice the bytes (an output so
+written has an f32 temporary, converted into it), and each 16-bit operand is converted to an f32
+copy once, as soon as it exists (`_f32_operands`); a loop that only slices a 16-bit state
+element it passes on unchanged carries an f32 copy of it (`sliced_state`). From jaxlib 0.11 on,
+it keeps optimization barriers through fusion and scheduling (`FusionPasses.barriers`): a
+kernel reading a barrier's result waits for all its operands (`_barrier_edges`).
 
 Control flow: a ``while`` adds, at its position, the peak temporaries of its body (or condition,
 whichever is larger) on top of its state; a ``case``/``if`` the larger of its branches. Values a
@@ -59,6 +61,7 @@ from typing import Collection, Iterator, Sequence
 from hespas_py.dag import Dag
 from hespas_py.estimate.fusion.kernel import Kind
 from hespas_py.estimate.fusion.planner import Planner
+from hespas_py.estimate.fusion.rules import GpuRules
 from hespas_py.estimate.fusion.scope import IN_PLACE, OpClass, Scope
 from hespas_py.memory.backend import (NARROW_FLOATS, WIDENED, XLA_GPU, Backend,
                                       sliced_state)
@@ -124,8 +127,9 @@ class _Walk:
         self.scope.types.update((keys[a], t) for a, t in zip(args, arg_types))
         self.outputs = {self.scope.env[v] for v in outputs if v in self.scope.env}
         self.outputs.update(self.scope.returned)
-        self.planner = Planner(self.scope, self.outputs, fused_attention)
-        self.planner.fuse(multi_output=backend.multi_output_fusion)
+        self.planner = Planner(self.scope, self.outputs, fused_attention,
+                               GpuRules(cublas_gemm_operands=backend.dot_operands_as_stored))
+        self.planner.fuse(backend.fusion)
 
     def peak(self, output_slots: Sequence[int] = ()) -> ScopePeak:
         """The scope's peak temporaries (``output_slots``: see `scope_peak`)."""
@@ -196,10 +200,12 @@ class _Walk:
         if len(pending) < 2 and not breadth_first:
             return
         index = {id(g): k for k, g in enumerate(kernels)}
-        dag = Dag(len(kernels), (
-            (index[id(planner.groups[w])], index[id(planner.groups[r])])
-            for key in planner.users if (w := planner.writer_group(key)) is not None
-            for r in planner.reader_groups(key) if r != w))
+        edges = [(index[id(planner.groups[w])], index[id(planner.groups[r])])
+                 for key in planner.users if (w := planner.writer_group(key)) is not None
+                 for r in planner.reader_groups(key) if r != w]
+        if self.backend.fusion.barriers:
+            edges += self._barrier_edges(kernels, index)
+        dag = Dag(len(kernels), edges)
         merged = combine_all(dag, pending, self.combine) if len(pending) > 1 else {}
         if not merged and not breadth_first:
             return
@@ -207,6 +213,19 @@ class _Walk:
         for t, k in enumerate(order):
             for member in merged.get(k, (k,)):
                 self.time_of[id(kernels[member])] = t
+
+    def _barrier_edges(self, kernels: list, index: dict[int, int]) -> list[tuple[int, int]]:
+        """Kernel-graph edges from the writer of each operand of an ``optimization_barrier`` to
+        every kernel that reads a result of it (`Node.after`)."""
+        planner = self.planner
+        edges = []
+        for k, group in enumerate(kernels):
+            for m in group.members:
+                for key in planner.nodes[m].after:
+                    w = planner.writer_group(key)
+                    if w is not None and index[id(planner.groups[w])] != k:
+                        edges.append((index[id(planner.groups[w])], k))
+        return edges
 
     def _widened(self, op: Op, key: int) -> bool:
         """Whether the backend computes ``op``'s result ``key`` in f32 though its type is a

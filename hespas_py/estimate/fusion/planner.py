@@ -11,7 +11,7 @@ from hespas_py.estimate.fusion.convolution import CONV_FORWARD, conv_kind
 from hespas_py.estimate.fusion.kernel import Kind
 from hespas_py.estimate.fusion.multi_output import merge_siblings
 from hespas_py.estimate.fusion.normalization import normalization_kernels
-from hespas_py.estimate.fusion.rules import GpuRules
+from hespas_py.estimate.fusion.rules import FusionPasses, GpuRules
 from hespas_py.estimate.fusion.scope import IN_PLACE, Node, OpClass, Scope
 from hespas_py.mlir.ops import Op
 
@@ -100,13 +100,15 @@ class Planner:
         self.node_groups: list[set[int]] = [set() for _ in self.nodes]
         self.prologue: set[int] = set()  # nodes folded into a dot/convolution operand
         self._read_costs: dict[int, int] = {}
+        self.barriers = False  # `fuse`
         #: The scope's flash-attention kernels, when attention is fused (`attention`).
         self.flash = FlashPlan(self) if fused_attention else None
 
     # -- greedy consumer-first fusion (XLA visits producers after their consumers)
-    def fuse(self, multi_output: bool = True) -> None:
-        """Plan the scope's kernels; ``multi_output``: merge sibling kernels that read one large
-        value (`multi_output.merge_siblings`; XLA:CPU does not, `hespas_py.memory.backend`)."""
+    def fuse(self, passes: FusionPasses = FusionPasses()) -> None:
+        """Plan the scope's kernels, with ``passes``: another compiler's fusion (XLA:GPU's by
+        default)."""
+        self.barriers = passes.barriers
         for pattern in self.flash.patterns if self.flash is not None else ():
             self.flash.groups[len(self.groups)] = pattern
             self.groups.append(_Group(Kind.ATTENTION))
@@ -124,14 +126,16 @@ class Planner:
             node = self.nodes[i]
             if self.node_groups[i]:
                 continue  # computed by a flash-attention or normalization kernel
-            if _loop_fusible(node) and self._fuse_into_consumers(i):
+            if _loop_fusible(node) and not (passes.dot_converts and self._dot_convert(i)) \
+                    and not (passes.expensive_reuse and self._reused_expensive(i)) \
+                    and self._fuse_into_consumers(i):
                 continue
             if node.cls is OpClass.GEMM and self._fuse_epilogue(i):
                 continue
             self._new_group(i, _KIND_OF[node.cls])
         for g in normalizations:
             self._recompute_in_consumers(g)
-        if multi_output:
+        if passes.multi_output:
             merge_siblings(self)
 
     def _consumers(self, i: int) -> list[int] | None:
@@ -146,6 +150,8 @@ class Planner:
     def _fuse_into_consumers(self, i: int) -> bool:
         consumers = self._consumers(i)
         if not consumers:
+            return False
+        if self.barriers and self._behind_barrier(i, consumers):
             return False
         name = self.nodes[i].op.short_name
         targets: set[int] = set()
@@ -165,6 +171,41 @@ class Planner:
             if self.groups[g].kind is Kind.GEMM and any(operand):
                 self.prologue.add(i)
         return True
+
+    def _dot_convert(self, i: int) -> bool:
+        """Whether node ``i`` converts a 16-bit dot's result to f32."""
+        op = self.nodes[i].op
+        if op.short_name != "convert" or op.result_types[0].dtype != "f32":
+            return False
+        producer = self.producer.get(self.nodes[i].inputs[0])
+        return producer is not None and self.nodes[producer].op.short_name in (
+            "dot_general", "dot") and op.operand_types[0].dtype in ("bf16", "f16")
+
+    def _reused_expensive(self, i: int) -> bool:
+        """Whether node ``i`` is expensive and a kernel that reads it reads each of its elements
+        many times (through a ``broadcast`` that grows it, in the reading kernel)."""
+        node = self.nodes[i]
+        if node.op.short_name not in _EXPENSIVE and node.op.short_name != "divide":
+            return False
+        seen: set[int] = set()
+        frontier = [(c, g) for c in self._consumers(i) or () for g in self.node_groups[c]]
+        while frontier:
+            c, g = frontier.pop()
+            if (c, g) in seen:
+                continue
+            seen.add((c, g))
+            op = self.nodes[c].op
+            if op.short_name in ("broadcast_in_dim", "broadcast") and \
+                    op.result_types[0].num_elements > op.operand_types[0].num_elements:
+                return True
+            frontier += [(u, g) for key in self.nodes[c].outputs for u in self.users.get(key, ())
+                         if g in self.node_groups[u]]
+        return False
+
+    def _behind_barrier(self, i: int, consumers: list[int]) -> bool:
+        """Whether one of ``consumers`` reads a result of node ``i`` through a barrier."""
+        outputs = self.nodes[i].outputs
+        return any(key in self.nodes[c].after for c in consumers for key in outputs)
 
     def _duplication_pays(self, i: int, targets: set[int]) -> bool:
         """XLA's priority-fusion test for a producer with several consumer kernels: recomputing it
@@ -277,7 +318,8 @@ class Planner:
 
     def _fuse_epilogue(self, i: int) -> bool:
         consumers = self._consumers(i)
-        if not consumers or len(set(consumers)) != 1:
+        if not consumers or len(set(consumers)) != 1 or (
+                self.barriers and self._behind_barrier(i, consumers)):
             return False
         groups = self.node_groups[consumers[0]]
         if len(groups) != 1:

@@ -1,5 +1,7 @@
-"""The rewrites only XLA's GPU compiler applies, as switches of the fusion model (`GpuRules`);
-each is a bool param of the GPU node presets, with its source (``configs/nodes/README.md``)."""
+"""Switches of the fusion model: the rewrites only XLA's GPU compiler applies (`GpuRules`; each is
+a bool param of the GPU node presets, with its source in ``configs/nodes/README.md``), and where
+another compiler's fusion passes differ from XLA:GPU's (`FusionPasses`, for the memory analysis
+of its programs: `hespas_py.memory.backend`)."""
 
 from __future__ import annotations
 
@@ -43,3 +45,28 @@ class GpuRules:
     conv_input_pads: bool = False
     cublas_operand_layouts: bool = False
     duplication_cone: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class FusionPasses:
+    """Where a compiler's fusion passes differ from XLA:GPU's (the defaults).
+
+    Attributes:
+        multi_output: it merges sibling kernels that read one large value into one kernel
+            (`multi_output.merge_siblings`); without it each sibling is a kernel of its own.
+        barriers: it keeps ``optimization_barrier`` through fusion and scheduling: no producer
+            fuses into a kernel that reads it through a barrier, and a kernel reading a
+            barrier's result runs only once all the barrier's operands exist (`Node.after`).
+            XLA:GPU removes barriers first (``OptimizationBarrierExpander``).
+        dot_converts: a ``convert`` to f32 of a 16-bit dot's result fuses into the dot, whose
+            kernel writes f32, instead of into the convert's readers.
+        expensive_reuse: an expensive elementwise producer (a transcendental, a division) does
+            not fuse into a kernel that broadcasts it to more elements
+            (``InstructionFusion::ShouldFuse``'s "expensive producer, consumer reuses operand
+            elements" test; XLA:GPU's priority fusion weighs it by its cost model instead).
+    """
+
+    multi_output: bool = True
+    barriers: bool = False
+    dot_converts: bool = False
+    expensive_reuse: bool = False

@@ -91,6 +91,9 @@ class Node:
     outputs: tuple[int, ...]  # value keys defined
     anchor: Op                # the op of the planned sequence it belongs to
     sunk: tuple[int, ...] = ()  # a while's loop-invariant constant operands (`sunk_arguments`)
+    #: keys of the values it waits for without reading them: every operand of an
+    #: ``optimization_barrier`` whose result it reads (`Scope.gates`)
+    after: tuple[int, ...] = ()
 
 
 def _computes_constant(op: Op) -> bool:
@@ -136,6 +139,10 @@ class Scope:
         #: key -> value of the folded scalar and splat constants whose value the module states
         self.values: dict[int, object] = {}
         self.fresh = fresh
+        #: SSA id of an ``optimization_barrier``'s result (or of a view of one) -> the keys of
+        #: all that barrier's operands: a compiler that keeps barriers through scheduling runs a
+        #: reader of the result only once every operand exists.
+        self.gates: dict[int, frozenset[int]] = {}
         #: SSA id -> key of the scope's top-level values.
         self.env: dict[int, int] = dict(arg_keys)
         self.returned = self._flatten(ops, self.env)
@@ -161,14 +168,21 @@ class Scope:
                 body = op.regions[0]
                 inner = dict(env)
                 inner.update(zip(body.args, ins))
+                self._pass_gates(op.operands, body.args)
                 yielded = self._flatten(body.ops, inner, anchor or op)
                 env.update(zip(op.results, yielded))
+                if body.ops:
+                    self._pass_gates(body.ops[-1].operands, op.results)
             elif name in _VIEWS and len(op.results) == 1 and len(op.operands) == 1:
                 env[op.results[0]] = ins[0]
+                self._pass_gates(op.operands, op.results)
             elif name == "optimization_barrier" and len(op.results) == len(op.operands):
                 # An identity on each operand: XLA's GPU pipeline removes it before fusion
                 # (OptimizationBarrierExpander turns it into control dependencies).
                 env.update(zip(op.results, ins))
+                gate = frozenset(ins[:len(op.operands)]).union(
+                    *(self.gates.get(v, ()) for v in op.operands))
+                self.gates.update((r, gate) for r in op.results)
             elif name in _VIEWS:  # tuple plumbing: results stand for the operands' traffic
                 for result, rtype in zip(op.results, op.result_types):
                     self._define(env, result, rtype)
@@ -182,14 +196,28 @@ class Scope:
                     if op.attrs.get("value") is not None:
                         self.values.update((k, op.attrs["value"]) for k in outs)
                 elif name == "while" and len(op.regions) == 2:
-                    self.nodes.append(self._while(op, ins, outs, anchor or op))
+                    self._add(self._while(op, ins, outs, anchor or op))
                 elif name != "constant":  # a dense constant is an input read from memory
                     cls = classify(op)
                     if cls is OpClass.LOOP and not op.regions and all(
                             k in self.from_constants for k in ins):
                         self.from_constants.update(outs)
-                    self.nodes.append(Node(op, cls, ins, outs, anchor or op))
+                    self._add(Node(op, cls, ins, outs, anchor or op))
         return returned
+
+    def _add(self, node: Node) -> None:
+        """Append ``node``, waiting for the operands of the barriers it reads through."""
+        if self.gates and any(v in self.gates for v in node.op.operands):
+            node.after = tuple(frozenset().union(
+                *(self.gates.get(v, ()) for v in node.op.operands)))
+        self.nodes.append(node)
+
+    def _pass_gates(self, sources: Sequence[int], targets: Sequence[int]) -> None:
+        """Let each of ``targets`` (SSA ids) stand for the barrier result its source is."""
+        if self.gates:
+            for source, target in zip(sources, targets):
+                if source in self.gates:
+                    self.gates[target] = self.gates[source]
 
     def _while(self, op: Op, ins: tuple[int, ...], outs: tuple[int, ...], anchor: Op) -> Node:
         """A while's node: its loop-invariant constants are not read (they are sunk)."""
