@@ -1,9 +1,10 @@
 """Trace generation, end to end: StableHLO file -> blocks -> estimates -> Chakra traces + stats.
 
 `GenConfig` says what to do (built from the published tool's JSON config format, or directly);
-`generate` does it. The output directory appears complete or not at all: everything is written
-into a temporary directory beside it, which is renamed into place at the end (``clean`` replaces
-an existing directory; without it an existing directory is an error). Output layout:
+`generate` does it. The output directory appears complete or not at all
+(`hespas_py.output_dir`: everything is written into a temporary directory beside it, which is
+renamed into place at the end; ``clean`` replaces an existing directory, without it an existing
+directory is an error). Output layout:
 
 - ``dev.<i>.et``, ``comm_group.json``: the traces (`hespas_py.chakra.writer`);
 - ``module_stats.json``: the estimate's make-up (`hespas_py.chakra.stats`) plus ``traces``
@@ -23,8 +24,6 @@ import dataclasses
 import functools
 import json
 import logging
-import os
-import shutil
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,6 +34,7 @@ from hespas_py.errors import HespasError
 from hespas_py.estimate.base import Estimate, Hardware
 from hespas_py.forking import background
 from hespas_py.gc_pause import gc_paused
+from hespas_py.output_dir import check_target, staged
 from hespas_py.split import split, splitter
 from hespas_py.split.blocks import BlockGraph
 from hespas_py.split.combine import Thresholds
@@ -216,43 +216,6 @@ class GenResult:
     layout: DeviceLayout = field(repr=False)
 
 
-def _check_output(config: GenConfig) -> None:
-    out = config.output_dir
-    if out.exists() and not out.is_dir():
-        raise HespasError(f"{out}: exists and is not a directory")
-    if out.exists() and not config.clean:
-        raise HespasError(f"{out}: output directory exists (pass --clean to replace it)")
-
-
-def _random_tag() -> str:
-    """Eight random hex digits, for a name no other run picks (not `uuid`: it imports
-    `platform`, which a run needs nowhere else)."""
-    return os.urandom(4).hex()
-
-
-def _staging_dir(out: Path) -> Path:
-    """A fresh directory beside ``out`` (same file system, so the final rename is atomic)."""
-    staging = out.parent / f".{out.name}.tmp-{os.getpid()}-{_random_tag()}"
-    try:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        staging.mkdir()
-    except OSError as exc:
-        raise HespasError(f"{out}: cannot create the output directory "
-                          f"({exc.strerror or exc})") from None
-    return staging
-
-
-def _commit(staging: Path, out: Path) -> None:
-    """Move ``staging`` to ``out``, replacing an existing ``out`` (never leaving a half state)."""
-    if out.exists():
-        trash = out.parent / f".{out.name}.old-{os.getpid()}-{_random_tag()}"
-        os.replace(out, trash)
-        os.replace(staging, out)
-        shutil.rmtree(trash, ignore_errors=True)
-    else:
-        os.replace(staging, out)
-
-
 def _estimator(config: GenConfig):
     from hespas_py.estimate.base import get_estimator
 
@@ -357,7 +320,7 @@ def _generate(config: GenConfig, progress: ProgressHook | None,
     from hespas_py.estimate.dispatch import entry_buffers, with_dispatch
     from hespas_py.mlir.reader import load_module
 
-    _check_output(config)
+    check_target(config.output_dir, config.clean)
     timings: dict[str, float] = {}
     clock = time.perf_counter()
 
@@ -392,8 +355,7 @@ def _generate(config: GenConfig, progress: ProgressHook | None,
     estimator.close()
     lap("estimate")
     out = config.output_dir
-    staging = _staging_dir(out)
-    try:
+    with staged(out, config.clean) as staging:
         cache = estimator.stats.as_dict() if hasattr(estimator, "stats") else None
         stats_of = background(functools.partial(module_stats, graph, estimates, config.hardware,
                                                 config.method, cache),
@@ -414,11 +376,6 @@ def _generate(config: GenConfig, progress: ProgressHook | None,
                            "compute_micros": traces.total_micros}
         stats["timings_s"] = timings
         (staging / STATS_FILE).write_text(json.dumps(stats, indent=1) + "\n")
-        _check_output(config)
-        _commit(staging, out)
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise
     log.info("wrote %s", out)
     return GenResult(output_dir=out, stats=stats,
                      summary=_summary(config, module.path, stats, traces, timings),

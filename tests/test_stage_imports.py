@@ -23,7 +23,7 @@ ORDER = ("mlir", "export", "split", "estimate", "memory", "chakra", "sim", "pipe
 EXEMPT = {("hespas_py/estimate/__init__.py", "api")}
 #: Modules every stage may use; they import no stage themselves.
 SHARED = ("errors", "fast_init", "forking", "gc_pause", "resources", "dag", "plotting",
-          "jaxcompat", "checks", "units")
+          "jaxcompat", "checks", "units", "output_dir")
 
 
 def _unit(path: Path, root: Path = PACKAGE) -> str:
