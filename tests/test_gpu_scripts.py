@@ -15,7 +15,7 @@ GPU_SCRIPTS = Path(__file__).resolve().parent.parent / "scripts" / "gpu"
 def scripts(monkeypatch):
     monkeypatch.syspath_prepend(str(GPU_SCRIPTS))
     yield
-    for name in ("kernel_chain", "dispatch_cost", "measuring"):
+    for name in ("kernel_chain", "dispatch_cost", "row_kernels", "measuring"):
         sys.modules.pop(name, None)
 
 
@@ -42,3 +42,25 @@ def test_kernel_chain_writes_a_slope_per_kernel(scripts, tmp_path, monkeypatch):
     case = json.loads((tmp_path / "k.json").read_text())["cases"]["elementwise_1k_f32"]
     assert case["per_kernel_s"] == pytest.approx(
         (case["step_s_large"] - case["step_s_small"]) / 4)
+
+
+def test_row_kernels_writes_a_time_and_the_bytes_per_case(scripts, tmp_path, monkeypatch):
+    import row_kernels
+
+    monkeypatch.setattr(row_kernels, "SHAPES", [(2, 64)])
+    row_kernels.main(str(tmp_path / "r.json"))
+    result = json.loads((tmp_path / "r.json").read_text())
+    cases = {c["case"]: c for c in result["cases"]}
+    assert set(cases) == {"softmax", "row_sum", "given_sum", "softmax_grad", "softmax_unmasked",
+                          "stream"}
+    assert cases["softmax_grad"]["min_bytes"] == 3 * 2 * 64 * 64 * 2
+    assert all(c["call_s"] > 0 for c in cases.values())
+    assert {"device_kind", "jax", "date", "xla_flags"} <= set(result)
+
+
+def test_row_kernels_reads_the_triton_tiles_of_an_optimized_module(scripts):
+    import row_kernels
+
+    hlo = ('%f = fusion(%p), backend_config={"fusion_backend_config":{"block_level_fusion_config"'
+           ':{"num_warps":"8","output_tiles":[{"sizes":["4","1","4096"]}]},"kind":"__triton"}}')
+    assert row_kernels.triton_tiles(hlo) == [{"sizes": [4, 1, 4096], "num_warps": 8}]
