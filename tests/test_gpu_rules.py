@@ -19,6 +19,7 @@ from hespas_py.estimate.fusion.tree_reduction import partial_counts
 from hespas_py.estimate.library_calls import library_call
 from hespas_py.mlir.reader import load_module
 from hespas_py.split.program import program_ops
+from snippets import select_and_scatter
 
 MiB = 1 << 20
 ALL = GpuRules(triton_normalization=True, select_and_scatter_expansion=True,
@@ -190,18 +191,12 @@ def test_a_softmax_read_by_several_kernels_is_recomputed_in_each(tmp_path):
     # scores into both kernels, the row sums out of one and into the other, dy in, gradient out
     assert sum(k.bytes for k in kernels) == 4 * SCORES + 2 * rows
 
-SAS = """
-    %zero = stablehlo.constant dense<0.0> : tensor<f16>
-    %0 = "stablehlo.select_and_scatter"(%x, %g, %zero) <{window_dimensions = array<i64: 1, 3, 3, 1>, window_strides = array<i64: 1, 2, 2, 1>, padding = dense<[[0, 0], [0, 1], [0, 1], [0, 0]]> : tensor<4x2xi64>}> ({
-    ^bb0(%a: tensor<f16>, %b: tensor<f16>):
-      %c = stablehlo.compare GE, %a, %b : (tensor<f16>, tensor<f16>) -> tensor<i1>
-      stablehlo.return %c : tensor<i1>
-    }, {
-    ^bb0(%a: tensor<f16>, %b: tensor<f16>):
-      %s = stablehlo.add %a, %b : tensor<f16>
-      stablehlo.return %s : tensor<f16>
-    }) : (tensor<8x64x64x32xf16>, tensor<8x32x32x32xf16>, tensor<f16>) -> tensor<8x64x64x32xf16>
-    return %0 : tensor<8x64x64x32xf16>"""
+SAS = "\n".join([
+    "    %zero = stablehlo.constant dense<0.0> : tensor<f16>",
+    select_and_scatter("%0", "%x", "%g", "%zero", "tensor<8x64x64x32xf16>",
+                       "tensor<8x32x32x32xf16>", window=3,
+                       padding="dense<[[0, 0], [0, 1], [0, 1], [0, 0]]> : tensor<4x2xi64>"),
+    "    return %0 : tensor<8x64x64x32xf16>"])
 
 
 def test_select_and_scatter_runs_as_fill_reduce_window_and_scatter(tmp_path):

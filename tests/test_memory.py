@@ -11,7 +11,7 @@ from hespas_py.errors import HespasError
 from hespas_py.estimate.hardware import hardware_from_config, load_hardware
 from hespas_py.memory import analyze, peak_of_file
 from hespas_py.split.combine import Thresholds
-from memory_helpers import MB, T, dot, small_module
+from snippets import MB, T, dot, select_and_scatter, small_module
 
 
 def test_fused_chain_has_no_temporaries(tmp_path):
@@ -113,25 +113,10 @@ def test_case_takes_the_larger_branch(tmp_path):
     assert analyze(module).temporaries_bytes == MB
 
 
-def _select_and_scatter(result: str, operand: str, source: str, operand_type: str,
-                        source_type: str) -> str:
-    """The gradient of a 2x2, stride-2 max pooling of ``operand`` (f16), scattering ``source``
-    into a zero init (``%z``, defined before it)."""
-    return f"""    {result} = "stablehlo.select_and_scatter"({operand}, {source}, %z) <{{window_dimensions = array<i64: 1, 2, 2, 1>, window_strides = array<i64: 1, 2, 2, 1>}}> ({{
-    ^bb0(%u: tensor<f16>, %v: tensor<f16>):
-      %c = stablehlo.compare GE, %u, %v : (tensor<f16>, tensor<f16>) -> tensor<i1>
-      stablehlo.return %c : tensor<i1>
-    }}, {{
-    ^bb0(%u: tensor<f16>, %v: tensor<f16>):
-      %t = stablehlo.add %u, %v : tensor<f16>
-      stablehlo.return %t : tensor<f16>
-    }}) : ({operand_type}, {source_type}, tensor<f16>) -> {operand_type}"""
-
-
 def test_select_and_scatter_expansion_counts_its_index_arrays(tmp_path):
     x, y = "tensor<8x16x16x4xf16>", "tensor<8x8x8x4xf16>"
     module = small_module(tmp_path, f"""    %z = stablehlo.constant dense<0.0> : tensor<f16>
-{_select_and_scatter("%r", "%a", "%b", x, y)}
+{select_and_scatter("%r", "%a", "%b", "%z", x, y)}
     return %r : {x}""", args=f"%a: {x}, %b: {y}", results=x)
     source = 8 * 8 * 8 * 4
     # The selected values (f16) and one s32 index per operand dimension (4), per source element.
@@ -248,7 +233,7 @@ def _max_pool_gradient(high: int) -> str:
     %zb = stablehlo.broadcast_in_dim %z, dims = [] : (tensor<f16>) -> {x}
     %r = stablehlo.maximum %a, %zb : {x}
 {padded}
-{_select_and_scatter("%q", "%p", "%b", p, s)}
+{select_and_scatter("%q", "%p", "%b", "%z", p, s)}
 {sliced}
     %n = stablehlo.reduce(%o init: %z) applies stablehlo.add across dimensions = [0, 1, 2, 3] : ({x}, tensor<f16>) -> tensor<f16>
     return %r, %n : {x}, tensor<f16>"""

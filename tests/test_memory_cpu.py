@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from hespas_py.memory import Buffer, analyze
 from hespas_py.memory.backend import XLA_CPU_0_10, XLA_CPU_0_11
-from memory_helpers import MB, T, dot, small_module
+from snippets import MB, T, dot, small_module
 
 HALF = "tensor<512x512xbf16>"  # 0.5 MiB
 
