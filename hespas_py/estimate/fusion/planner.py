@@ -22,6 +22,9 @@ _EXPENSIVE = frozenset({
     "cosine", "tan", "power", "atan2", "erf", "erf_inv", "erfc", "lgamma", "digamma", "cbrt",
     "sqrt", "rsqrt", "remainder", "reduce_window", "gather", "dynamic_slice",
 })
+#: Elementwise ops XLA's instruction fusion counts expensive (``InstructionFusion::IsExpensive``:
+#: transcendentals and divisions), for `FusionPasses.expensive_reuse`.
+_EXPENSIVE_ELEMENTWISE = (_EXPENSIVE - {"reduce_window", "gather", "dynamic_slice"}) | {"divide"}
 #: Ops a dot/convolution epilogue can hold (cuBLASLt / cuDNN fused epilogues, Triton GEMM fusion).
 _EPILOGUE = frozenset({
     "add", "subtract", "multiply", "maximum", "minimum", "convert", "broadcast_in_dim", "select",
@@ -100,7 +103,7 @@ class Planner:
         self.node_groups: list[set[int]] = [set() for _ in self.nodes]
         self.prologue: set[int] = set()  # nodes folded into a dot/convolution operand
         self._read_costs: dict[int, int] = {}
-        self.barriers = False  # `fuse`
+        self.passes = FusionPasses()  # set by `fuse`
         #: The scope's flash-attention kernels, when attention is fused (`attention`).
         self.flash = FlashPlan(self) if fused_attention else None
 
@@ -108,7 +111,7 @@ class Planner:
     def fuse(self, passes: FusionPasses = FusionPasses()) -> None:
         """Plan the scope's kernels, with ``passes``: another compiler's fusion (XLA:GPU's by
         default)."""
-        self.barriers = passes.barriers
+        self.passes = passes
         for pattern in self.flash.patterns if self.flash is not None else ():
             self.flash.groups[len(self.groups)] = pattern
             self.groups.append(_Group(Kind.ATTENTION))
@@ -151,7 +154,7 @@ class Planner:
         consumers = self._consumers(i)
         if not consumers:
             return False
-        if self.barriers and self._behind_barrier(i, consumers):
+        if self.passes.barriers and self._behind_barrier(i, consumers):
             return False
         name = self.nodes[i].op.short_name
         targets: set[int] = set()
@@ -185,7 +188,7 @@ class Planner:
         """Whether node ``i`` is expensive and a kernel that reads it reads each of its elements
         many times (through a ``broadcast`` that grows it, in the reading kernel)."""
         node = self.nodes[i]
-        if node.op.short_name not in _EXPENSIVE and node.op.short_name != "divide":
+        if node.op.short_name not in _EXPENSIVE_ELEMENTWISE:
             return False
         seen: set[int] = set()
         frontier = [(c, g) for c in self._consumers(i) or () for g in self.node_groups[c]]
@@ -319,7 +322,7 @@ class Planner:
     def _fuse_epilogue(self, i: int) -> bool:
         consumers = self._consumers(i)
         if not consumers or len(set(consumers)) != 1 or (
-                self.barriers and self._behind_barrier(i, consumers)):
+                self.passes.barriers and self._behind_barrier(i, consumers)):
             return False
         groups = self.node_groups[consumers[0]]
         if len(groups) != 1:

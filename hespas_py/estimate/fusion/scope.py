@@ -178,7 +178,8 @@ class Scope:
                 self._pass_gates(op.operands, op.results)
             elif name == "optimization_barrier" and len(op.results) == len(op.operands):
                 # An identity on each operand: XLA's GPU pipeline removes it before fusion
-                # (OptimizationBarrierExpander turns it into control dependencies).
+                # (OptimizationBarrierExpander turns it into control dependencies); its readers
+                # are gated for a compiler that keeps it (`FusionPasses.barriers`).
                 env.update(zip(op.results, ins))
                 gate = frozenset(ins[:len(op.operands)]).union(
                     *(self.gates.get(v, ()) for v in op.operands))
