@@ -190,6 +190,24 @@ def test_chakra_gen_reads_its_flags_without_typer(tmp_path, tiny):
     assert (tmp_path / "out" / "dev.0.et").is_file()
 
 
+def test_chakra_gen_prints_a_plain_summary_to_a_pipe_without_rich(tmp_path, tiny):
+    """Not on a terminal, the summary is plain aligned text (no box characters), and rich,
+    which only draws the terminal's tables, is never imported."""
+    code = ("import sys\n"
+            "from hespas_py.cli.compat import chakra_gen\n"
+            "chakra_gen()\n"
+            "assert 'rich' not in sys.modules\n")
+    done = subprocess.run([sys.executable, "-c", code, "A100_SXM_40GB", "--mlir_file", str(tiny),
+                           "-o", str(tmp_path / "out")], cwd=ROOT, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].split() == ["module", str(tiny)]
+    assert any(line.startswith("compute estimate ") for line in lines)
+    header = lines[lines.index("top ops by estimated time") + 1]
+    assert header.split() == ["op", "count", "time", "(ms)", "share"]
+    assert not set(done.stdout) & set("┃━│┏┡└")
+
+
 def test_gen_parameters_are_declared_once_for_both_tools():
     """`gen.PARAMS` are `gen.run`'s keywords and typer's ``hespas gen`` parameters alike."""
     from hespas_py.cli import gen, gen_command

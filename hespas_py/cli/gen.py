@@ -64,16 +64,45 @@ def _progress_bar():
 
 
 def print_summary(summary: Mapping[str, Any]) -> None:
-    """The human-readable summary: headline figures and the top ops by time."""
+    """The human-readable summary: headline figures and the top ops by time; rich tables on a
+    terminal, plain aligned text otherwise (a pipe or a log file gets no box characters, and
+    a scripted run does not load rich)."""
+    rows = _headline(summary)
+    columns = ("op", "count", "time (ms)", "share")
+    top = [(entry["op"], str(entry["count"]), f"{entry['time_s'] * 1e3:,.3f}",
+            f"{entry['time_share']:.1%}") for entry in summary["top_ops"]]
+    if not sys.stdout.isatty():
+        key_width = max(len(key) for key, _ in rows)
+        print("\n".join(f"{key:<{key_width}}  {value}" for key, value in rows))
+        widths = [max(len(row[k]) for row in (columns, *top)) for k in range(len(columns))]
+        print("top ops by estimated time")
+        for row in (columns, *top):
+            print("  ".join([row[0].ljust(widths[0]),
+                             *(cell.rjust(w) for cell, w in zip(row[1:], widths[1:]))]))
+        return
     from rich.console import Console
     from rich.table import Table
 
-    from hespas_py.units import memory_line
-
-    nodes = summary["nodes_per_device"]
     head = Table(show_header=False, box=None, pad_edge=False)
     head.add_column(style="bold")
     head.add_column()
+    for key, value in rows:
+        head.add_row(key, value)
+    table = Table(title="top ops by estimated time")
+    for column in columns:
+        table.add_column(column, justify="left" if column == "op" else "right")
+    for row in top:
+        table.add_row(*row)
+    console = Console()
+    console.print(head)
+    console.print(table)
+
+
+def _headline(summary: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """The summary's headline figures, as (label, text) rows."""
+    from hespas_py.units import memory_line
+
+    nodes = summary["nodes_per_device"]
     split = summary["split"]
     rows = [
         ("module", summary["mlir_file"]),
@@ -107,17 +136,7 @@ def print_summary(summary: Mapping[str, Any]) -> None:
     if summary["fallback_ops"]:
         rows.append(("fallback ops", ", ".join(f"{k} x{n}"
                                                for k, n in summary["fallback_ops"].items())))
-    for key, value in rows:
-        head.add_row(key, value)
-    top = Table(title="top ops by estimated time")
-    for column in ("op", "count", "time (ms)", "share"):
-        top.add_column(column, justify="left" if column == "op" else "right")
-    for entry in summary["top_ops"]:
-        top.add_row(entry["op"], str(entry["count"]), f"{entry['time_s'] * 1e3:,.3f}",
-                    f"{entry['time_share']:.1%}")
-    console = Console()
-    console.print(head)
-    console.print(top)
+    return rows
 
 
 @dataclass(frozen=True)
