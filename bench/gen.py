@@ -5,12 +5,13 @@ estimating and writing all count) ``--repeat`` times (``--big-repeat`` on the bi
 prints the best run's figures and phase timings with the median wall time.
 Every case runs the roofline (the published tool's estimator; the preset alone would mean
 fused_roofline) unless its label says ``fused``.
-Goals: ResNet-50 step, 4 devices, roofline on A100_SXM_40GB,
-individual_split --merge and linear_split: < 0.3 s (issue 19) and < 300 MB each, at least 10x
-faster than the published tool (its wall times on this kind of machine, read from
-../shared/reference/hespas/README.md when present, are printed beside ours, with the ratio); a
->= 500k-op module (scripts/gen_big_module.py) at >= 50k ops/s. The preset's own estimator
-(fused_roofline) is timed too, for reference.
+Goals: ResNet-50 step, 4 devices, roofline on A100_SXM_40GB, individual_split --merge and
+linear_split: < 0.3 s (issue 19) and < 300 MB each, at least 10x faster than the published tool
+(its wall times on this kind of machine, read from ../shared/reference/hespas/README.md when
+present, are printed beside ours, with the ratio); a >= 500k-op module
+(scripts/gen_big_module.py) at >= 50k ops/s. The first case is the command as a user runs it
+with the published tool's config file (its default split, linear_split, printing its summary
+to a pipe); the preset's own estimator (fused_roofline) is timed too, for reference.
 
     python3 bench/gen.py [--repeat 3] [--big-ops 500000] [--big-repeat 3]
 """
@@ -36,11 +37,13 @@ BIG_MODULE_SCRIPT = REPO / "scripts" / "gen_big_module.py"
 ENTRY = "from hespas_py.cli.compat import chakra_gen; chakra_gen()"
 
 
-def run_once(args: list[str]) -> tuple[float, float, dict]:
-    """(wall seconds, peak RSS MB, JSON summary) of one command-line run."""
+def run_once(args: list[str], as_json: bool = True) -> tuple[float, float, dict | None]:
+    """(wall seconds, peak RSS MB, JSON summary) of one command-line run; without ``as_json``
+    the run prints its own summary and log lines (to a pipe), and no summary is returned."""
     start = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, "-c", ENTRY, *args, "--json", "--log-level",
-                             "warning"], cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    flags = ["--json", "--log-level", "warning"] if as_json else []
+    proc = subprocess.Popen([sys.executable, "-c", ENTRY, *args, *flags], cwd=REPO,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     stdout = proc.stdout.read()
     stderr = proc.stderr.read()
     _, status, usage = os.wait4(proc.pid, 0)
@@ -48,7 +51,7 @@ def run_once(args: list[str]) -> tuple[float, float, dict]:
     proc.returncode = os.waitstatus_to_exitcode(status)
     if proc.returncode:
         raise SystemExit(f"failed: {' '.join(args)}\n{stderr.decode()}")
-    return wall, usage.ru_maxrss / 1024, json.loads(stdout)
+    return wall, usage.ru_maxrss / 1024, json.loads(stdout) if as_json else None
 
 
 def hespas_wall_times() -> dict[str, float]:
@@ -61,15 +64,19 @@ def hespas_wall_times() -> dict[str, float]:
     return {split: float(seconds) for split, seconds in found}
 
 
-def bench(label: str, args: list[str], repeat: int, ops: int, hespas_s: float | None = None) -> None:
-    """Best run's figures and phases, and the median wall time over ``repeat`` runs."""
-    runs = [run_once(args) for _ in range(repeat)]
+def bench(label: str, args: list[str], repeat: int, ops: int, hespas_s: float | None = None,
+          as_json: bool = True) -> None:
+    """Best run's figures and phases, and the median wall time over ``repeat`` runs
+    (``as_json``: see `run_once`; without it no phases or node counts are known)."""
+    runs = [run_once(args, as_json) for _ in range(repeat)]
     wall, rss, summary = min(runs, key=lambda r: r[0])
     median = statistics.median(r[0] for r in runs)
-    phases = ", ".join(f"{k} {v:.3f}" for k, v in summary["timings_s"].items())
-    nodes = sum(summary["nodes_per_device"].values())
+    detail = ""
+    if summary is not None:
+        phases = ", ".join(f"{k} {v:.3f}" for k, v in summary["timings_s"].items())
+        detail = f"  {sum(summary['nodes_per_device'].values())} nodes/device  [{phases}]"
     print(f"{label:<38} wall {wall:6.3f} s (median {median:.3f})  peak RSS {rss:6.0f} MB  "
-          f"{ops / wall:9,.0f} ops/s (median {ops / median:,.0f})  {nodes} nodes/device  [{phases}]")
+          f"{ops / wall:9,.0f} ops/s (median {ops / median:,.0f}){detail}")
     if hespas_s:
         print(f"{'':<38} published Hespas {hespas_s:.2f} s: {hespas_s / wall:.1f}x faster "
               f"(median {hespas_s / median:.1f}x)")
@@ -107,6 +114,12 @@ def main() -> None:
         if RESNET.is_file():
             resnet = [*common, "--mlir_file", str(RESNET)]
             hespas = hespas_wall_times()
+            # The command as a user runs it with the published tool's config file: its default
+            # split (linear_split, block_lim 1024), the summary and log lines to a pipe.
+            bench("resnet50 published config, as printed", [
+                str(REPO / "configs" / "nodes" / "A100_SXM_40GB" / "roofline" / "config.json"),
+                "--mlir_file", str(RESNET), "--output", out, "--clean"], options.repeat, 10023,
+                hespas.get("linear"), as_json=False)
             for label, extra, split in (
                     ("resnet50 individual_split --merge", ["--split_fn", "individual_split",
                                                            "--merge"], "individual+merge"),
