@@ -58,7 +58,11 @@ def _commit(staging: Path, out: Path) -> None:
     if out.exists():
         trash = out.parent / f".{out.name}.old-{os.getpid()}-{_random_tag()}"
         os.replace(out, trash)
-        os.replace(staging, out)
+        try:
+            os.replace(staging, out)
+        except OSError:
+            os.replace(trash, out)  # the old output back in place
+            raise
         shutil.rmtree(trash, ignore_errors=True)
     else:
         os.replace(staging, out)

@@ -4,8 +4,14 @@ f32, barriers removed before scheduling) and 0.11's (barriers kept, YNNPACK dot 
 
 from __future__ import annotations
 
+import itertools
+
+import pytest
+
+from hespas_py.estimate.fusion.scope import Scope
 from hespas_py.memory import Buffer, analyze
 from hespas_py.memory.backend import XLA_CPU_0_10, XLA_CPU_0_11
+from hespas_py.mlir.reader import load_module
 from snippets import MB, T, dot, small_module
 
 HALF = "tensor<512x512xbf16>"  # 0.5 MiB
@@ -76,6 +82,7 @@ def test_jaxlib_0_10_cpu_carries_a_sliced_16_bit_loop_state_in_f32(tmp_path):
         "    }",
         f"    return %r#1 : {row}"]), args=f"%a: {stack}, %b: {row}", results=row)
     assert analyze(module).temporaries_bytes == 2 * MB
+    assert analyze(module, backend=XLA_CPU_0_11).temporaries_bytes == 2 * MB
     report = analyze(module, backend=XLA_CPU_0_10)
     assert report.temporaries_bytes == 4 * MB
     assert report.top[0] == Buffer("convert", (4, 512, 512), "f32", 4 * MB, "temporary")
@@ -145,20 +152,90 @@ def test_jaxlib_0_11_cpu_dot_reads_its_operands_as_stored(tmp_path):
     assert analyze(module, backend=XLA_CPU_0_11).temporaries_bytes == MB
 
 
-def test_cpu_keeps_an_expensive_op_out_of_a_kernel_that_broadcasts_it(tmp_path):
+@pytest.mark.parametrize("unary, kept", [("log", True), ("sine", False)])
+def test_cpu_keeps_an_expensive_op_out_of_a_kernel_that_broadcasts_it(tmp_path, unary, kept):
     # log(sum) broadcast over each row: XLA:CPU's instruction fusion does not fuse the log into
     # the kernel of %y, which would compute it 512 times per element; it is written beside the
-    # sum, which %y reads too.
+    # sum, which %y reads too. A sine is cheap there (``IsExpensive``): it fuses.
     row = "tensor<512xf32>"
     module = small_module(tmp_path, "\n".join([
         "    %z = stablehlo.constant dense<0.0> : tensor<f32>",
         f"    %s = stablehlo.reduce(%a init: %z) applies stablehlo.add across dimensions = [1]"
         f" : ({T}, tensor<f32>) -> {row}",
-        f"    %l = stablehlo.log %s : {row}",
+        f"    %l = stablehlo.{unary} %s : {row}",
         f"    %lb = stablehlo.broadcast_in_dim %l, dims = [0] : ({row}) -> {T}",
         f"    %sb = stablehlo.broadcast_in_dim %s, dims = [0] : ({row}) -> {T}",
         f"    %d = stablehlo.subtract %a, %lb : {T}", f"    %y = stablehlo.multiply %d, %sb : {T}",
         f"    return %y : {T}"]))
+    written = sorted(["stablehlo.reduce", *([f"stablehlo.{unary}"] if kept else [])])
     for backend in (XLA_CPU_0_10, XLA_CPU_0_11):
-        assert sorted(_temporaries(module, backend)) == ["stablehlo.log", "stablehlo.reduce"]
+        assert sorted(_temporaries(module, backend)) == written
     assert _temporaries(module) == ["stablehlo.reduce"]
+
+
+def test_jaxlib_0_11_cpu_widens_f16_dots_and_16_bit_loop_slices_only_on_0_10(tmp_path):
+    # jax 0.12's optimized HLO: an f16 dot still runs in f32 (only bf16 dots are YNNPACK's).
+    f16 = "tensor<512x512xf16>"
+    module = small_module(tmp_path, "\n".join([
+        dot("%0", "%a", "%b").replace(T, f16), dot("%1", "%0", "%b").replace(T, f16),
+        f"    return %1 : {f16}"]), args=f"%a: {f16}, %b: {f16}", results=f16)
+    assert analyze(module, backend=XLA_CPU_0_10).temporaries_bytes == 3 * MB
+    assert analyze(module, backend=XLA_CPU_0_11).temporaries_bytes == 3 * MB
+
+
+def test_barrier_gates_follow_views_and_calls_but_not_the_next_call(tmp_path):
+    # @f called on a barrier's result, then on a plain argument: only the first call's exp
+    # waits for the barrier; a reshape of the result carries the gate too.
+    path = tmp_path / "calls.mlir"
+    path.write_text(f"""module @m {{
+  func.func private @f(%x: {T}) -> {T} {{
+    %e = stablehlo.exponential %x : {T}
+    return %e : {T}
+  }}
+  func.func public @main(%a: {T}, %b: {T}) -> ({T}) {{
+    %r:2 = stablehlo.optimization_barrier %a, %b : {T}, {T}
+    %c1 = func.call @f(%r#0) : ({T}) -> {T}
+    %c2 = func.call @f(%b) : ({T}) -> {T}
+    %v = stablehlo.reshape %r#1 : ({T}) -> tensor<262144xf32>
+    %w = stablehlo.negate %v : tensor<262144xf32>
+    %u = stablehlo.reshape %w : (tensor<262144xf32>) -> {T}
+    %s = stablehlo.add %c1, %c2 : {T}
+    %t = stablehlo.add %s, %u : {T}
+    return %t : {T}
+  }}
+}}
+""")
+    main = load_module(path).functions["main"]
+    keys = {arg: k for k, arg in enumerate(main.args)}
+    scope = Scope(main.ops, keys, itertools.count(len(keys)))
+    gated = {n.op.short_name: bool(n.after) for n in scope.nodes if n.op.short_name != "add"}
+    exps = [bool(n.after) for n in scope.nodes if n.op.short_name == "exponential"]
+    assert exps == [True, False] and gated["negate"]
+    assert {k for n in scope.nodes for k in n.after} == set(keys.values())
+
+
+def test_jaxlib_0_11_cpu_writes_every_barrier_operand(tmp_path, caplog):
+    # exp(%b) feeds the barrier and %z directly: kept, the barrier is a user nothing fuses into,
+    # so exp is written once (not fused into %z's kernel, which would order %z before the
+    # barrier's reader %t and after it at once).
+    module = small_module(tmp_path, "\n".join([
+        f"    %y = stablehlo.exponential %b : {T}",
+        f"    %r:2 = stablehlo.optimization_barrier %a, %y : {T}, {T}",
+        dot("%t", "%r#0", "%r#0"), f"    %z = stablehlo.add %y, %t : {T}",
+        f"    %u = stablehlo.multiply %t, %t : {T}", dot("%w", "%z", "%u"),
+        f"    return %w : {T}"]))
+    assert "stablehlo.exponential" in _temporaries(module, XLA_CPU_0_11)
+    assert "cycle" not in caplog.text
+
+
+def test_jaxlib_0_11_cpu_dot_with_other_readers_keeps_its_type(tmp_path):
+    # The dot's bf16 result is read by a convert and a negate: the convert cannot be the dot's
+    # own (the dot writes bf16 for the negate), so it fuses into its reader as on XLA:GPU and
+    # no f32 copy of the dot is written.
+    module = small_module(tmp_path, "\n".join([
+        dot("%d", "%a", "%b").replace(T, HALF), f"    %f = stablehlo.convert %d : ({HALF}) -> {T}",
+        f"    %n = stablehlo.negate %d : {HALF}", f"    %g = stablehlo.convert %n : ({HALF}) -> {T}",
+        f"    %s = stablehlo.add %f, %g : {T}", f"    %y = stablehlo.exponential %s : {T}",
+        dot("%o", "%y", "%y"), f"    return %o : {T}"]), args=f"%a: {HALF}, %b: {HALF}")
+    assert analyze(module, backend=XLA_CPU_0_11).temporaries_bytes == MB
+    assert "stablehlo.convert" not in _temporaries(module, XLA_CPU_0_11)

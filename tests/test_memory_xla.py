@@ -14,9 +14,9 @@ from hespas_py.estimate.hardware import load_hardware
 from hespas_py.export.workloads import workload_path
 from hespas_py.memory import peak_of_file
 
-#: Shipped workloads XLA:CPU compiles in well under a second each (the LLaMA and ResNet steps
-#: take 5-15 s or carry GPU layouts XLA:CPU refuses; `bench/memory.py cpu` adds two LLaMA steps,
-#: `test_unrolled_llama_step_against_xla_cpu` one).
+#: Shipped workloads XLA:CPU compiles in well under a second each (the LLaMA steps take 3-15 s:
+#: `test_llama_steps_against_xla_cpu` compiles them together; the ResNet steps carry GPU layouts
+#: XLA:CPU refuses).
 CPU_WORKLOADS = ("mlp_dp_4dev", "mlp_fsdp_4dev", "mlp_tp_4dev", "mesh2x4_8dev", "pipeline_4dev")
 
 _XLA_CPU = """

@@ -2,7 +2,8 @@
 bytes of them live at once.
 
 A scope (a function body, a ``while`` body or condition, a ``case`` branch) is flattened and fused
-exactly as the ``fused_roofline`` estimator plans it (`hespas_py.estimate.fusion`): calls are
+as the ``fused_roofline`` estimator plans it (`hespas_py.estimate.fusion`; for XLA:CPU with its
+fusion's differences, `FusionPasses`, below): calls are
 inlined, ``reshape``/``bitcast`` are views of their operand, scalar and splat constants fold into
 their users, and a value fused into its consumer kernel never exists in memory. A value a kernel
 writes (`Planner.materialized`) is one buffer, live from its writer kernel to the last kernel that
@@ -35,18 +36,21 @@ result from then on (the gradients of a data-parallel step all at once).
 Backends (`hespas_py.memory.backend`): the rules above are XLA's on every backend; XLA:GPU's
 rewrites add buffers (`hespas_py.memory.gpu_buffers`: cuDNN's padded convolution inputs, the
 expanded ``select_and_scatter``'s init merged with an identical broadcast), and XLA:CPU's
-schedule and float normalization change which buffers are live when. It schedules
+schedule, fusion and float normalization change which buffers are live when. It schedules
 breadth-first, each kernel as soon as its operands exist, where XLA:GPU keeps close to program
 order (a value computed early waits in memory for its reader: the weight gradients of a
 pipelined step, computed as soon as each microbatch's backward pass is done, all live until
-their sum). It runs no multi-output fusion: sibling kernels are scheduled apart
-(`FusionPasses.multi_output`). As jaxlib 0.10 builds it, it computes dots and convolutions of
-16-bit floats in f32 (`Backend.f32_dots`): their results take twice the bytes (an output so
-written has an f32 temporary, converted into it), and each 16-bit operand is converted to an f32
-copy once, as soon as it exists (`_f32_operands`); a loop that only slices a 16-bit state
-element it passes on unchanged carries an f32 copy of it (`sliced_state`). From jaxlib 0.11 on,
-it keeps optimization barriers through fusion and scheduling (`FusionPasses.barriers`): a
-kernel reading a barrier's result waits for all its operands (`_barrier_edges`).
+their sum). Its fusion (`FusionPasses`) merges no sibling kernels, so they are scheduled apart,
+and keeps an expensive op out of a kernel that broadcasts it. Float normalization
+(`Backend.f32_ops`) computes some 16-bit dots and convolutions in f32: their results take twice
+the bytes (an output so written has an f32 temporary, converted into it), and each 16-bit
+operand is converted to an f32 copy once, as soon as it exists (`_f32_operands`); a loop that
+only slices a 16-bit state element it passes on unchanged carries an f32 copy of it where such
+slices are widened (`Backend.f32_slices`, `sliced_state`). From jaxlib 0.11 on, XLA:CPU keeps
+optimization barriers through fusion and scheduling (`FusionPasses.barriers`: a barrier's
+operands are written, and a kernel reading its result waits for all of them,
+`_barrier_edges`), and its bf16 dots read their operands as stored and write their ``convert``
+to f32 themselves (`FusionPasses.dot_operands_as_stored`, `FusionPasses.dot_converts`).
 
 Control flow: a ``while`` adds, at its position, the peak temporaries of its body (or condition,
 whichever is larger) on top of its state; a ``case``/``if`` the larger of its branches. Values a
@@ -56,15 +60,14 @@ body yields are its state, not temporaries.
 from __future__ import annotations
 
 import itertools
+import logging
 from typing import Collection, Iterator, Sequence
 
 from hespas_py.dag import Dag
 from hespas_py.estimate.fusion.kernel import Kind
 from hespas_py.estimate.fusion.planner import Planner
-from hespas_py.estimate.fusion.rules import GpuRules
 from hespas_py.estimate.fusion.scope import IN_PLACE, OpClass, Scope
-from hespas_py.memory.backend import (NARROW_FLOATS, WIDENED, XLA_GPU, Backend,
-                                      sliced_state)
+from hespas_py.memory.backend import FAMILY, XLA_GPU, Backend, sliced_state
 from hespas_py.memory.gpu_buffers import added_buffers
 from hespas_py.memory.intervals import (Buffer, Interval, ScopePeak, borrow_output_buffers,
                                         sweep)
@@ -72,6 +75,7 @@ from hespas_py.mlir.ops import DTYPE_BYTES, Op, Region, TensorType
 from hespas_py.split.combine import (DEFAULT_COMBINE, Thresholds, combine_all, pending_entry,
                                      schedule_merged)
 
+_log = logging.getLogger(__name__)
 #: Ops whose result is their first operand updated in place (XLA's in-place input/output pairs).
 _IN_PLACE = IN_PLACE | {"scatter"}
 
@@ -127,8 +131,7 @@ class _Walk:
         self.scope.types.update((keys[a], t) for a, t in zip(args, arg_types))
         self.outputs = {self.scope.env[v] for v in outputs if v in self.scope.env}
         self.outputs.update(self.scope.returned)
-        self.planner = Planner(self.scope, self.outputs, fused_attention,
-                               GpuRules(cublas_gemm_operands=backend.dot_operands_as_stored))
+        self.planner = Planner(self.scope, self.outputs, fused_attention)
         self.planner.fuse(backend.fusion)
 
     def peak(self, output_slots: Sequence[int] = ()) -> ScopePeak:
@@ -142,7 +145,8 @@ class _Walk:
         buffer_of: dict[int, Interval] = {}
         extra: dict[int, ScopePeak] = {}  # position -> nested or expansion peak there
         # f32 results of widened ops that write an output, f32 copies of their operands
-        scratch: list[Interval] = self._f32_operands(death) if self.backend.f32_dots else []
+        scratch: list[Interval] = self._f32_operands(death) \
+            if self.backend.f32_ops or self.backend.f32_slices else []
         if self.backend.gpu_buffers:
             scratch += self._gpu_buffers(death)
         for t, group in kernels:
@@ -210,9 +214,13 @@ class _Walk:
         if not merged and not breadth_first:
             return
         order = dag.order() if breadth_first else schedule_merged(dag, merged)
-        for t, k in enumerate(order):
-            for member in merged.get(k, (k,)):
-                self.time_of[id(kernels[member])] = t
+        placed = [(t, member) for t, k in enumerate(order) for member in merged.get(k, (k,))]
+        if len(placed) < len(kernels):  # a cycle, which no fusion rule should make
+            _log.warning("memory: the kernel graph of a scope has a cycle; its kernels are "
+                         "kept in program order")
+            return
+        for t, member in placed:
+            self.time_of[id(kernels[member])] = t
 
     def _barrier_edges(self, kernels: list, index: dict[int, int]) -> list[tuple[int, int]]:
         """Kernel-graph edges from the writer of each operand of an ``optimization_barrier`` to
@@ -229,11 +237,10 @@ class _Walk:
 
     def _widened(self, op: Op, key: int) -> bool:
         """Whether the backend computes ``op``'s result ``key`` in f32 though its type is a
-        16-bit float (`Backend.f32_dots`)."""
-        if not self.backend.f32_dots or op.short_name not in WIDENED:
-            return False
+        16-bit float (`Backend.f32_ops`)."""
         vtype = self.scope.types.get(key)
-        return vtype is not None and vtype.dtype in NARROW_FLOATS
+        return vtype is not None and (FAMILY.get(op.short_name), vtype.dtype) in \
+            self.backend.f32_ops
 
     def _type(self, op: Op, key: int) -> TensorType | None:
         """The type of the buffer ``op`` writes for value ``key`` (f32 where `_widened`)."""
@@ -272,7 +279,8 @@ class _Walk:
                     self.planner.groups[g])], death)]
 
     def _f32_operands(self, death: dict[int, int]) -> list[Interval]:
-        """The f32 copies of the 16-bit float operands of widened ops (`Backend.f32_dots`):
+        """The f32 copies of the 16-bit float operands of widened ops (`Backend.f32_ops`,
+        `Backend.f32_slices`):
         each such value is converted once (XLA's CSE merges the converts its float
         normalization inserts), as soon as it exists (at the scope's start for an argument),
         into a buffer live until its last widened reader; the value itself then lives only
@@ -282,14 +290,14 @@ class _Walk:
         copies = []
         for key, users in planner.users.items():
             vtype = self.scope.types.get(key)
-            if vtype is None or vtype.dtype not in NARROW_FLOATS or key in self.scope.folded \
+            if vtype is None or vtype.dtype not in ("bf16", "f16") or key in self.scope.folded \
                     or (key in planner.producer and self._widened(
                         planner.nodes[planner.producer[key]].op, key)):
                 continue
             widened, plain = [], []
             for g in planner.reader_groups(key):
                 group = planner.groups[g]
-                (widened if all(self._reads_f32(planner.nodes[u], key) for u in users
+                (widened if all(self._reads_f32(planner.nodes[u], key, vtype.dtype) for u in users
                                 if u in group.members) else plain).append(self.time_of[id(group)])
             if not widened:
                 continue
@@ -305,16 +313,17 @@ class _Walk:
                                    Buffer("convert", vtype.shape, "f32", nbytes, "temporary")))
         return copies
 
-    def _reads_f32(self, node, key: int) -> bool:
-        """Whether ``node`` reads the 16-bit float ``key`` as f32 on a `Backend.f32_dots`
-        backend: a dot or convolution, or a ``while`` whose body passes ``key``'s state
-        element on unchanged and only slices it (``dynamic_slice`` of 16-bit floats is
-        normalized to f32 too, converting its whole operand, and
-        ``WhileLoopInvariantCodeMotion`` hoists that convert out of the loop: the loop
-        carries an f32 copy)."""
-        if node.op.short_name in WIDENED:
+    def _reads_f32(self, node, key: int, dtype: str) -> bool:
+        """Whether ``node`` reads ``key``, a 16-bit float of type ``dtype``, as f32: an op the
+        backend widens (`Backend.f32_ops`), or a ``while`` whose body passes ``key``'s state
+        element on unchanged and only slices it where the backend widens such slices
+        (`Backend.f32_slices`: the normalization converts the whole operand, and
+        ``WhileLoopInvariantCodeMotion`` hoists that convert out of the loop: the loop carries
+        an f32 copy)."""
+        if (FAMILY.get(node.op.short_name), dtype) in self.backend.f32_ops:
             return True
-        if node.op.short_name != "while" or len(node.op.regions) != 2:
+        if dtype not in self.backend.f32_slices or node.op.short_name != "while" \
+                or len(node.op.regions) != 2:
             return False
         if id(node) not in self.sliced_state:
             self.sliced_state[id(node)] = sliced_state(node, self.fresh)

@@ -8,6 +8,7 @@ from typing import Collection
 
 from hespas_py.estimate.fusion.attention import FlashPlan
 from hespas_py.estimate.fusion.convolution import CONV_FORWARD, conv_kind
+from hespas_py.estimate.fusion.cpu_fusion import dot_convert, reused_expensive
 from hespas_py.estimate.fusion.kernel import Kind
 from hespas_py.estimate.fusion.multi_output import merge_siblings
 from hespas_py.estimate.fusion.normalization import normalization_kernels
@@ -22,9 +23,6 @@ _EXPENSIVE = frozenset({
     "cosine", "tan", "power", "atan2", "erf", "erf_inv", "erfc", "lgamma", "digamma", "cbrt",
     "sqrt", "rsqrt", "remainder", "reduce_window", "gather", "dynamic_slice",
 })
-#: Elementwise ops XLA's instruction fusion counts expensive (``InstructionFusion::IsExpensive``:
-#: transcendentals and divisions), for `FusionPasses.expensive_reuse`.
-_EXPENSIVE_ELEMENTWISE = (_EXPENSIVE - {"reduce_window", "gather", "dynamic_slice"}) | {"divide"}
 #: Ops a dot/convolution epilogue can hold (cuBLASLt / cuDNN fused epilogues, Triton GEMM fusion).
 _EPILOGUE = frozenset({
     "add", "subtract", "multiply", "maximum", "minimum", "convert", "broadcast_in_dim", "select",
@@ -129,8 +127,8 @@ class Planner:
             node = self.nodes[i]
             if self.node_groups[i]:
                 continue  # computed by a flash-attention or normalization kernel
-            if _loop_fusible(node) and not (passes.dot_converts and self._dot_convert(i)) \
-                    and not (passes.expensive_reuse and self._reused_expensive(i)) \
+            if _loop_fusible(node) and not (passes.dot_converts and dot_convert(self, i)) \
+                    and not (passes.expensive_reuse and reused_expensive(self, i)) \
                     and self._fuse_into_consumers(i):
                 continue
             if node.cls is OpClass.GEMM and self._fuse_epilogue(i):
@@ -141,20 +139,20 @@ class Planner:
         if passes.multi_output:
             merge_siblings(self)
 
-    def _consumers(self, i: int) -> list[int] | None:
-        """Consumer nodes of node i's results; None when a result leaves the scope or is unused."""
+    def consumers(self, i: int) -> list[int] | None:
+        """Consumer nodes of node i's results; None when a result leaves the scope, is unused,
+        or is an operand of a barrier the compiler keeps (`FusionPasses.barriers`)."""
         consumers: list[int] = []
         for key in self.nodes[i].outputs:
-            if key in self.outputs or key not in self.users:
+            if key in self.outputs or key not in self.users or (
+                    self.passes.barriers and key in self.scope.barrier_operands):
                 return None
             consumers.extend(self.users[key])
         return consumers
 
     def _fuse_into_consumers(self, i: int) -> bool:
-        consumers = self._consumers(i)
+        consumers = self.consumers(i)
         if not consumers:
-            return False
-        if self.passes.barriers and self._behind_barrier(i, consumers):
             return False
         name = self.nodes[i].op.short_name
         targets: set[int] = set()
@@ -174,41 +172,6 @@ class Planner:
             if self.groups[g].kind is Kind.GEMM and any(operand):
                 self.prologue.add(i)
         return True
-
-    def _dot_convert(self, i: int) -> bool:
-        """Whether node ``i`` converts a 16-bit dot's result to f32."""
-        op = self.nodes[i].op
-        if op.short_name != "convert" or op.result_types[0].dtype != "f32":
-            return False
-        producer = self.producer.get(self.nodes[i].inputs[0])
-        return producer is not None and self.nodes[producer].op.short_name in (
-            "dot_general", "dot") and op.operand_types[0].dtype in ("bf16", "f16")
-
-    def _reused_expensive(self, i: int) -> bool:
-        """Whether node ``i`` is expensive and a kernel that reads it reads each of its elements
-        many times (through a ``broadcast`` that grows it, in the reading kernel)."""
-        node = self.nodes[i]
-        if node.op.short_name not in _EXPENSIVE_ELEMENTWISE:
-            return False
-        seen: set[int] = set()
-        frontier = [(c, g) for c in self._consumers(i) or () for g in self.node_groups[c]]
-        while frontier:
-            c, g = frontier.pop()
-            if (c, g) in seen:
-                continue
-            seen.add((c, g))
-            op = self.nodes[c].op
-            if op.short_name in ("broadcast_in_dim", "broadcast") and \
-                    op.result_types[0].num_elements > op.operand_types[0].num_elements:
-                return True
-            frontier += [(u, g) for key in self.nodes[c].outputs for u in self.users.get(key, ())
-                         if g in self.node_groups[u]]
-        return False
-
-    def _behind_barrier(self, i: int, consumers: list[int]) -> bool:
-        """Whether one of ``consumers`` reads a result of node ``i`` through a barrier."""
-        outputs = self.nodes[i].outputs
-        return any(key in self.nodes[c].after for c in consumers for key in outputs)
 
     def _duplication_pays(self, i: int, targets: set[int]) -> bool:
         """XLA's priority-fusion test for a producer with several consumer kernels: recomputing it
@@ -244,7 +207,7 @@ class Planner:
                 continue
             p = self.producer.get(key)
             if (p is not None and p not in cone and _loop_fusible(self.nodes[p])
-                    and (consumers := self._consumers(p)) is not None and set(consumers) <= cone):
+                    and (consumers := self.consumers(p)) is not None and set(consumers) <= cone):
                 cone.add(p)
                 stack.extend(reversed(self.nodes[p].inputs))
             elif p not in cone:
@@ -314,15 +277,15 @@ class Planner:
         if self.nodes[consumer].cls is OpClass.GEMM or consumer in self.prologue:
             if any(self.nodes[m].op.short_name == "convolution" for m in self.groups[g].members):
                 return name in _CONV_OPERAND_FOLDABLE
-            if name == "convert" and self.rules.cublas_gemm_operands:
+            if name == "convert" and (self.rules.cublas_gemm_operands
+                                      or self.passes.dot_operands_as_stored):
                 return False
             return name in _OPERAND_FOLDABLE or _leading_dynamic_slice(self.nodes[producer].op)
         return name in _EPILOGUE
 
     def _fuse_epilogue(self, i: int) -> bool:
-        consumers = self._consumers(i)
-        if not consumers or len(set(consumers)) != 1 or (
-                self.passes.barriers and self._behind_barrier(i, consumers)):
+        consumers = self.consumers(i)
+        if not consumers or len(set(consumers)) != 1:
             return False
         groups = self.node_groups[consumers[0]]
         if len(groups) != 1:

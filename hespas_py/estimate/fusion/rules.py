@@ -54,19 +54,24 @@ class FusionPasses:
     Attributes:
         multi_output: it merges sibling kernels that read one large value into one kernel
             (`multi_output.merge_siblings`); without it each sibling is a kernel of its own.
-        barriers: it keeps ``optimization_barrier`` through fusion and scheduling: no producer
-            fuses into a kernel that reads it through a barrier, and a kernel reading a
-            barrier's result runs only once all the barrier's operands exist (`Node.after`).
-            XLA:GPU removes barriers first (``OptimizationBarrierExpander``).
+        barriers: it keeps ``optimization_barrier`` through fusion and scheduling: a barrier's
+            operands are written to memory (the barrier is a user no producer fuses into), and
+            a kernel reading a barrier's result runs only once all the barrier's operands exist
+            (`Node.after`). XLA:GPU removes barriers first (``OptimizationBarrierExpander``).
         dot_converts: a ``convert`` to f32 of a 16-bit dot's result fuses into the dot, whose
             kernel writes f32, instead of into the convert's readers.
-        expensive_reuse: an expensive elementwise producer (a transcendental, a division) does
-            not fuse into a kernel that broadcasts it to more elements
-            (``InstructionFusion::ShouldFuse``'s "expensive producer, consumer reuses operand
-            elements" test; XLA:GPU's priority fusion weighs it by its cost model instead).
+        expensive_reuse: an expensive elementwise producer does not fuse into a kernel that
+            broadcasts it to more elements (``CpuInstructionFusion::ShouldFuse``'s "expensive
+            producer, consumer reuses operand elements" test with ``IsExpensive``'s list,
+            ``xla/service/cpu/cpu_instruction_fusion.cc``; XLA:GPU's priority fusion weighs
+            fusions by its cost model instead).
+        dot_operands_as_stored: its dots read their operands as stored, so a ``convert``
+            feeding a dot is written by its producer's kernel (as
+            `GpuRules.cublas_gemm_operands` has it for cuBLAS).
     """
 
     multi_output: bool = True
     barriers: bool = False
     dot_converts: bool = False
     expensive_reuse: bool = False
+    dot_operands_as_stored: bool = False

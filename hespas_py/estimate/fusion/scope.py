@@ -143,6 +143,8 @@ class Scope:
         #: all that barrier's operands: a compiler that keeps barriers through scheduling runs a
         #: reader of the result only once every operand exists.
         self.gates: dict[int, frozenset[int]] = {}
+        #: keys of the operands of the scope's ``optimization_barrier`` ops
+        self.barrier_operands: set[int] = set()
         #: SSA id -> key of the scope's top-level values.
         self.env: dict[int, int] = dict(arg_keys)
         self.returned = self._flatten(ops, self.env)
@@ -181,6 +183,7 @@ class Scope:
                 # (OptimizationBarrierExpander turns it into control dependencies); its readers
                 # are gated for a compiler that keeps it (`FusionPasses.barriers`).
                 env.update(zip(op.results, ins))
+                self.barrier_operands.update(ins[:len(op.operands)])
                 gate = frozenset(ins[:len(op.operands)]).union(
                     *(self.gates.get(v, ()) for v in op.operands))
                 self.gates.update((r, gate) for r in op.results)
@@ -214,11 +217,14 @@ class Scope:
         self.nodes.append(node)
 
     def _pass_gates(self, sources: Sequence[int], targets: Sequence[int]) -> None:
-        """Let each of ``targets`` (SSA ids) stand for the barrier result its source is."""
+        """Let each of ``targets`` (SSA ids) stand for the barrier result its source is, or for
+        none (a callee's arguments are bound anew at each call)."""
         if self.gates:
             for source, target in zip(sources, targets):
                 if source in self.gates:
                     self.gates[target] = self.gates[source]
+                else:
+                    self.gates.pop(target, None)
 
     def _while(self, op: Op, ins: tuple[int, ...], outs: tuple[int, ...], anchor: Op) -> Node:
         """A while's node: its loop-invariant constants are not read (they are sunk)."""
