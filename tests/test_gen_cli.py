@@ -173,36 +173,37 @@ def test_bad_estimator_flags_are_one_line(tmp_path, tiny, capsys, monkeypatch, f
     assert stderr.startswith("error: ") and message in stderr
 
 
+#: Runs ``hespas_chakra_gen ARGS`` in a process of its own, then fails if typer or rich was loaded.
+_WITHOUT_TYPER_OR_RICH = ("import sys\n"
+                          "from hespas_py.cli.compat import chakra_gen\n"
+                          "try:\n"
+                          "    chakra_gen()\n"
+                          "except SystemExit as done:\n"
+                          "    assert not done.code, done.code\n"
+                          "assert 'typer' not in sys.modules, 'typer loaded'\n"
+                          "assert 'rich' not in sys.modules, 'rich loaded'\n")
+
+
+def _chakra_gen_alone(*args: str) -> subprocess.CompletedProcess:
+    """``hespas_chakra_gen ARGS`` run by `_WITHOUT_TYPER_OR_RICH`, its output to pipes."""
+    done = subprocess.run([sys.executable, "-c", _WITHOUT_TYPER_OR_RICH, *args], cwd=ROOT,
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    return done
+
+
 def test_chakra_gen_reads_its_flags_without_typer(tmp_path, tiny):
     """``hespas_chakra_gen`` parses `gen.PARAMS` with argparse: typer is never imported."""
-    code = ("import sys\n"
-            "from hespas_py.cli.compat import chakra_gen\n"
-            "try:\n"
-            "    chakra_gen()\n"
-            "except SystemExit as done:\n"
-            "    assert not done.code, done.code\n"
-            "assert 'typer' not in sys.modules and 'rich' not in sys.modules\n")
-    done = subprocess.run([sys.executable, "-c", code, "A100_SXM_40GB", "--mlir_file", str(tiny),
-                           "-o", str(tmp_path / "out"), "--no-merge", "--param",
-                           "fused_attention=true", "--json"],
-                          cwd=ROOT, capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
+    _chakra_gen_alone("A100_SXM_40GB", "--mlir_file", str(tiny), "-o", str(tmp_path / "out"),
+                      "--no-merge", "--param", "fused_attention=true", "--json")
     assert (tmp_path / "out" / "dev.0.et").is_file()
 
 
 def test_chakra_gen_prints_a_plain_summary_to_a_pipe_without_rich(tmp_path, tiny):
     """Not on a terminal, the summary is plain aligned text (no box characters), and rich,
     which only draws the terminal's tables, is never imported."""
-    code = ("import sys\n"
-            "from hespas_py.cli.compat import chakra_gen\n"
-            "try:\n"
-            "    chakra_gen()\n"
-            "except SystemExit as done:\n"
-            "    assert not done.code, done.code\n"
-            "assert 'rich' not in sys.modules, 'rich loaded'\n")
-    done = subprocess.run([sys.executable, "-c", code, "A100_SXM_40GB", "--mlir_file", str(tiny),
-                           "-o", str(tmp_path / "out")], cwd=ROOT, capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
+    done = _chakra_gen_alone("A100_SXM_40GB", "--mlir_file", str(tiny), "-o",
+                             str(tmp_path / "out"))
     lines = done.stdout.splitlines()
     assert lines[0].split() == ["module", str(tiny)]
     assert any(line.startswith("compute estimate ") for line in lines)
