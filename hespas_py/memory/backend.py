@@ -1,6 +1,6 @@
 """What an XLA backend's compiler does that changes which buffers are live when, for
-`hespas_py.memory.liveness`: the order it schedules kernels in, the element type it
-computes 16-bit float dots in, and how its fusion passes differ from XLA:GPU's. XLA:CPU changed
+`hespas_py.memory.liveness`: the order it schedules kernels in, which 16-bit float ops it
+computes in f32, and how its fusion passes differ from XLA:GPU's. XLA:CPU changed
 between jaxlib 0.10 and 0.11; ``"cpu"`` is the installed jaxlib's."""
 
 from __future__ import annotations

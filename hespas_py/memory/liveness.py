@@ -48,9 +48,10 @@ operand is converted to an f32 copy once, as soon as it exists (`_f32_operands`)
 only slices a 16-bit state element it passes on unchanged carries an f32 copy of it where such
 slices are widened (`Backend.f32_slices`, `sliced_state`). From jaxlib 0.11 on, XLA:CPU keeps
 optimization barriers through fusion and scheduling (`FusionPasses.barriers`: a barrier's
-operands are written, and a kernel reading its result waits for all of them,
-`_barrier_edges`), and its bf16 dots read their operands as stored and write their ``convert``
-to f32 themselves (`FusionPasses.dot_operands_as_stored`, `FusionPasses.dot_converts`).
+operands are written, and a kernel reading its result waits for all of them in the kernel
+graph, `Planner.kernel_edges`), and its bf16 dots read their operands as stored and write their
+``convert`` to f32 themselves (`FusionPasses.dot_operands_as_stored`,
+`FusionPasses.dot_converts`).
 
 Control flow: a ``while`` adds, at its position, the peak temporaries of its body (or condition,
 whichever is larger) on top of its state; a ``case``/``if`` the larger of its branches. Values a
@@ -131,8 +132,8 @@ class _Walk:
         self.scope.types.update((keys[a], t) for a, t in zip(args, arg_types))
         self.outputs = {self.scope.env[v] for v in outputs if v in self.scope.env}
         self.outputs.update(self.scope.returned)
-        self.planner = Planner(self.scope, self.outputs, fused_attention)
-        self.planner.fuse(backend.fusion)
+        self.planner = Planner(self.scope, self.outputs, fused_attention, passes=backend.fusion)
+        self.planner.fuse()
 
     def peak(self, output_slots: Sequence[int] = ()) -> ScopePeak:
         """The scope's peak temporaries (``output_slots``: see `scope_peak`)."""
@@ -204,12 +205,8 @@ class _Walk:
         if len(pending) < 2 and not breadth_first:
             return
         index = {id(g): k for k, g in enumerate(kernels)}
-        edges = [(index[id(planner.groups[w])], index[id(planner.groups[r])])
-                 for key in planner.users if (w := planner.writer_group(key)) is not None
-                 for r in planner.reader_groups(key) if r != w]
-        if self.backend.fusion.barriers:
-            edges += self._barrier_edges(kernels, index)
-        dag = Dag(len(kernels), edges)
+        dag = Dag(len(kernels), ((index[id(planner.groups[w])], index[id(planner.groups[r])])
+                                 for w, r in planner.kernel_edges()))
         merged = combine_all(dag, pending, self.combine) if len(pending) > 1 else {}
         if not merged and not breadth_first:
             return
@@ -221,19 +218,6 @@ class _Walk:
             return
         for t, member in placed:
             self.time_of[id(kernels[member])] = t
-
-    def _barrier_edges(self, kernels: list, index: dict[int, int]) -> list[tuple[int, int]]:
-        """Kernel-graph edges from the writer of each operand of an ``optimization_barrier`` to
-        every kernel that reads a result of it (`Node.after`)."""
-        planner = self.planner
-        edges = []
-        for k, group in enumerate(kernels):
-            for m in group.members:
-                for key in planner.nodes[m].after:
-                    w = planner.writer_group(key)
-                    if w is not None and index[id(planner.groups[w])] != k:
-                        edges.append((index[id(planner.groups[w])], k))
-        return edges
 
     def _widened(self, op: Op, key: int) -> bool:
         """Whether the backend computes ``op``'s result ``key`` in f32 though its type is a

@@ -9,7 +9,7 @@ joins the first sibling group it can, largest shared values first.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING
 
 from hespas_py.dag import Dag
 from hespas_py.estimate.fusion.kernel import Kind
@@ -36,7 +36,7 @@ def merge_siblings(planner: Planner) -> None:
         if len(candidates) < 2:
             continue
         if dag is None:
-            dag = Dag(len(planner.groups), _group_edges(planner))
+            dag = Dag(len(planner.groups), planner.kernel_edges())
         by_space: dict[int, list[int]] = {}
         for g in sorted(candidates):
             by_space.setdefault(_iteration_space(planner, g), []).append(g)
@@ -67,15 +67,6 @@ def _iteration_space(planner: Planner, g: int) -> int:
             continue
         best = max([best, *(_elements(planner, k) for k in node.outputs)])
     return best
-
-
-def _group_edges(planner: Planner) -> Iterator[tuple[int, int]]:
-    """Kernel DAG edges: writer kernel -> reader kernel of every value crossing a boundary."""
-    for key in planner.users:
-        writer = planner.writer_group(key)
-        if writer is not None:
-            for g in planner.reader_groups(key) - {writer}:
-                yield writer, g
 
 
 def _can_merge(planner: Planner, dag: Dag, a: int, b: int) -> bool:

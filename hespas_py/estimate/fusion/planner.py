@@ -4,7 +4,7 @@ multi-output fusion; see the package docstring for the rules and their XLA sourc
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Collection
+from typing import Collection, Iterator
 
 from hespas_py.estimate.fusion.attention import FlashPlan
 from hespas_py.estimate.fusion.convolution import CONV_FORWARD, conv_kind
@@ -84,10 +84,13 @@ def _loop_fusible(node: Node) -> bool:
 class Planner:
     """Groups one scope's nodes into kernels and counts their traffic."""
 
-    def __init__(self, scope: Scope, outputs: Collection[int],
-                 fused_attention: bool = False, rules: GpuRules = GpuRules()) -> None:
+    def __init__(self, scope: Scope, outputs: Collection[int], fused_attention: bool = False,
+                 rules: GpuRules = GpuRules(), passes: FusionPasses = FusionPasses()) -> None:
+        """``rules``: XLA:GPU's rewrites that apply; ``passes``: another compiler's fusion
+        (XLA:GPU's by default)."""
         self.scope = scope
         self.rules = rules
+        self.passes = passes
         self.nodes = scope.nodes
         self.outputs = set(outputs)
         self.producer: dict[int, int] = {}
@@ -101,15 +104,13 @@ class Planner:
         self.node_groups: list[set[int]] = [set() for _ in self.nodes]
         self.prologue: set[int] = set()  # nodes folded into a dot/convolution operand
         self._read_costs: dict[int, int] = {}
-        self.passes = FusionPasses()  # set by `fuse`
         #: The scope's flash-attention kernels, when attention is fused (`attention`).
         self.flash = FlashPlan(self) if fused_attention else None
 
     # -- greedy consumer-first fusion (XLA visits producers after their consumers)
-    def fuse(self, passes: FusionPasses = FusionPasses()) -> None:
-        """Plan the scope's kernels, with ``passes``: another compiler's fusion (XLA:GPU's by
-        default)."""
-        self.passes = passes
+    def fuse(self) -> None:
+        """Plan the scope's kernels."""
+        passes = self.passes
         for pattern in self.flash.patterns if self.flash is not None else ():
             self.flash.groups[len(self.groups)] = pattern
             self.groups.append(_Group(Kind.ATTENTION))
@@ -345,6 +346,23 @@ class Planner:
         if node is None or not self.node_groups[node]:
             return None
         return min(self.node_groups[node])
+
+    def kernel_edges(self) -> Iterator[tuple[int, int]]:
+        """Edges (writer kernel, reader kernel) of the kernel graph: for every value crossing a
+        kernel boundary, and, where the compiler keeps barriers (`FusionPasses.barriers`), from
+        the writer of each barrier operand to every kernel reading a result of the barrier
+        (`Node.after`)."""
+        for key in self.users:
+            writer = self.writer_group(key)
+            if writer is not None:
+                for g in self.reader_groups(key) - {writer}:
+                    yield writer, g
+        if self.passes.barriers:
+            for i, node in enumerate(self.nodes):
+                for key in node.after:
+                    writer = self.writer_group(key)
+                    if writer is not None:
+                        yield from ((writer, g) for g in self.node_groups[i] if g != writer)
 
     def reader_groups(self, key: int) -> set[int]:
         """Kernels that read ``key`` from memory (they consume it but do not compute it)."""
