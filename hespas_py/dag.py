@@ -44,7 +44,8 @@ class Dag:
     def order(self, priority: Callable[[int], int] | None = None) -> list[int]:
         """Every node in a topological order: of the nodes whose predecessors all came, the
         one of least ``priority`` next, or without one the one that became ready first (nodes
-        that become ready together in ascending order: a breadth-first order)."""
+        that become ready together in ascending order: a breadth-first order). Nodes on a
+        cycle, and those after one, are left out (a caller can tell by the length)."""
         waiting = {node: len(pred) for node, pred in self.pred.items()}
         sequence = itertools.count()
         key = priority or (lambda _: next(sequence))
