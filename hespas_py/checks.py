@@ -68,19 +68,27 @@ class Number:
 
 @dataclass(frozen=True)
 class Table:
-    """What a table of numbers by positive integer (a JSON object's keys, e.g. channel counts)
-    must be: at least one entry, each value kept by ``value``."""
+    """What a table of numbers must be: at least one entry, each value kept by ``value``, keyed
+    by positive integers (a JSON object's keys, e.g. channel counts) or, where ``keys`` names
+    them, by some of those names."""
 
     value: Number
+    keys: tuple[str, ...] = ()
 
     def describe(self) -> str:
-        return f"an object of positive integer keys to {self.value.describe()}"
+        keys = f"keys among {', '.join(self.keys)}" if self.keys else "positive integer keys"
+        return f"an object of {keys} to {self.value.describe()}"
+
+    def _key_ok(self, key: Any) -> bool:
+        if self.keys:
+            return key in self.keys
+        return isinstance(key, str) and key.isdigit() and int(key) > 0
 
     def problem(self, value: Any) -> str | None:
         """``must be <rule>`` when ``value`` breaks the rule, else None."""
         ok = (isinstance(value, dict) and bool(value)
-              and all(isinstance(k, str) and k.isdigit() and int(k) > 0
-                      and self.value.problem(v) is None for k, v in value.items()))
+              and all(self._key_ok(k) and self.value.problem(v) is None
+                      for k, v in value.items()))
         return None if ok else f"must be {self.describe()}"
 
 

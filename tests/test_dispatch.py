@@ -4,6 +4,7 @@ puts it, the presets that set it and its share of the GPU rows' idle time."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 
@@ -99,3 +100,11 @@ def test_models_add_it_and_a_measuring_estimator_does_not(tiny, tmp_path):
         assert get_estimator(name, hardware).dispatch(10).time_s == pytest.approx(
             hardware.params["dispatch_overhead_s"] + 10 * hardware.params["dispatch_per_buffer_s"])
     assert get_estimator("xla_profile", hardware).dispatch(10) is None
+
+
+def test_back_to_back_block_times_leave_the_step_dispatch_to_the_preset(tiny, tmp_path):
+    """Runs issued back to back hide the per-call host time, so the step's one call is costed."""
+    hardware = GenConfig.from_config("H100_80GB", mlir_file=tiny, output_dir=tmp_path).hardware
+    hardware = replace(hardware, params={**hardware.params, "back_to_back": True})
+    assert get_estimator("xla_profile", hardware).dispatch(10).time_s == pytest.approx(
+        hardware.params["dispatch_overhead_s"] + 10 * hardware.params["dispatch_per_buffer_s"])

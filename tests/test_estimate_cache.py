@@ -71,6 +71,14 @@ def test_attributes_and_hardware_are_part_of_the_key() -> None:
         cached.key(base)
 
 
+def test_a_new_method_version_is_a_new_key(monkeypatch) -> None:
+    """An estimator whose method changed (``method_version``) never gets an older answer."""
+    estimator = get_estimator("roofline", HW)
+    before = CachedEstimator(estimator, "/nonexistent").key(chain(10))
+    monkeypatch.setattr(type(estimator), "method_version", estimator.method_version + 1)
+    assert CachedEstimator(estimator, "/nonexistent").key(chain(10)) != before
+
+
 def test_miss_then_hit_from_disk_and_memory(tmp_path: Path) -> None:
     inner = Counting(HW)
     first = CachedEstimator(inner, tmp_path)

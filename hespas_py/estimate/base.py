@@ -137,6 +137,9 @@ class Estimator(ABC):
     #: float or str; a number: any finite one) or a `hespas_py.checks.Number` range. Config
     #: validation rejects any other key, and any value outside its type or range.
     param_types: ClassVar[Mapping[str, type | Number]] = {}
+    #: Raised when the estimator's method changes while its name and params stay: part of the
+    #: cache key, so a cache never serves an answer of the older method.
+    method_version: ClassVar[int] = 1
 
     def __init__(self, hardware: Hardware) -> None:
         self.hardware = hardware
@@ -164,7 +167,7 @@ class Estimator(ABC):
 
     def fingerprint(self) -> str:
         """Identifies this estimator and its settings in cache keys."""
-        return f"{self.name}:{self.hardware.fingerprint()}"
+        return f"{self.name}/{self.method_version}:{self.hardware.fingerprint()}"
 
     def close(self) -> None:
         """Finish work still in flight after the last `estimate` (the cache's queued writes);

@@ -32,8 +32,10 @@ kernel's atomic read-modify-writes reach; default ``memory_efficiency``), ``num_
 ``conv_channel_efficiency`` (measured share of the tensor rate by a convolution's smaller
 channel count, `fusion.convolution.channel_efficiency`), ``vector_op_cycles``
 (the key of an XLA op profile, e.g. ``sm_90``: vector work weighted by each elementwise op's
-measured cycles, `fusion.op_cycles`; absent: one FLOP per element), plus roofline's
-``f32_matmul_as_tf32``.
+measured cycles, `fusion.op_cycles`; absent: one FLOP per element), ``spanning_row_tile_s``
+(seconds a Triton row kernel's tile costs beyond its bytes when the tile spans one row of
+several broadcast rows, by what the kernel computes, `fusion.row_tiles`: each wave of
+``num_cores`` tiles adds it), plus roofline's ``f32_matmul_as_tf32``.
 Missing params take the defaults in `DEFAULTS` (XLA's own constants where it has one).
 
 XLA's GPU-only rewrites, each switched on by a bool param of the GPU presets (`GpuRules`; which
@@ -91,6 +93,7 @@ from hespas_py.estimate.fusion import (FLASH_BACKWARD, FLASH_FORWARD, GpuRules, 
                                        sunk_arguments)
 from hespas_py.estimate.fusion.convolution import channel_efficiency
 from hespas_py.estimate.fusion.op_cycles import PROFILES, vector_work
+from hespas_py.estimate.fusion.row_tiles import CLASSES as ROW_TILE_CLASSES
 from hespas_py.estimate.roofline import Roofline
 from hespas_py.mlir.ops import Op
 from hespas_py.split.blocks import Block, BlockGraph
@@ -136,12 +139,14 @@ class FusedRoofline(Roofline):
         "mxu_size": Number(0, 1 << 16, integer=True),
         "conv_channel_padding": bool,
         "conv_channel_efficiency": Table(FRACTION),
+        "spanning_row_tile_s": Table(NON_NEGATIVE, keys=ROW_TILE_CLASSES),
         "fused_attention": bool,
         "vector_op_cycles": str,
         **{p: bool for p in _GPU_RULES},
         **{f"{p}_source": str for p in (*_NUMERIC_PARAMS, *_ATTENTION_PARAMS, "num_cores",
                                         "mxu_size", "conv_channel_padding",
                                         "conv_channel_efficiency", "vector_op_cycles",
+                                        "spanning_row_tile_s",
                                         *_GPU_RULES)},
     }
 
@@ -164,6 +169,9 @@ class FusedRoofline(Roofline):
         self.conv_channel_eff = {int(k): float(v) for k, v in
                                  hardware.params.get("conv_channel_efficiency", {}).items()}
         self.fused_attention = bool(hardware.params.get("fused_attention", False))
+        #: `row_tiles` class -> seconds per wave of spanning tiles.
+        self.row_tile_s = {k: float(v) for k, v in
+                           hardware.params.get("spanning_row_tile_s", {}).items()}
         profile = hardware.params.get("vector_op_cycles")
         if profile is not None and profile not in PROFILES:
             raise HespasError(f"vector_op_cycles: unknown op profile {profile!r} "
@@ -291,6 +299,9 @@ class FusedRoofline(Roofline):
         memory_s = kernel.bytes / (self.scatter_bandwidth if scatter else self.bandwidth)
         time_s = (self.launch_s + compute_s + memory_s
                   - self.overlap * min(compute_s, memory_s))
+        if kernel.row_tiles is not None and kernel.row_tiles[0] in self.row_tile_s:
+            kind, tiles = kernel.row_tiles
+            time_s += math.ceil(tiles / max(self.cores, 1)) * self.row_tile_s[kind]
         return time_s, dtype, tuple(notes)
 
     def estimate_kernels(self, kernels: list[Kernel]) -> Estimate:

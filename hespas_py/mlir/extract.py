@@ -57,6 +57,14 @@ def _captured(operation: ir.Operation) -> list[ir.Value]:
     return list(seen)
 
 
+def block_inputs(ops: Sequence[Op]) -> list[int]:
+    """The values ``ops`` read and do not define, in order of first use (operands, then
+    captures, op by op): the arguments of the extracted ``@main``, in order."""
+    defined = {v for op in ops for v in op.results}
+    return list(dict.fromkeys(v for op in ops for v in (*op.operands, *op.captures)
+                              if v not in defined))
+
+
 class BlockExtractor:
     """Standalone modules of blocks of one source file (parsed once)."""
 
@@ -97,8 +105,7 @@ class BlockExtractor:
     def extract_module(self, ops: Sequence[Op]) -> ir.Module:
         """A new module whose ``@main`` computes ``ops`` (see the module docstring)."""
         sources = [self.source_op(op) for op in ops]
-        defined = {v for op in ops for v in op.results}
-        inputs: dict[int, ir.Type] = {}
+        types: dict[int, ir.Type] = {}
         captured: list[list[ir.Value]] = []
         for op, source in zip(ops, sources):
             values = _captured(source)
@@ -106,11 +113,9 @@ class BlockExtractor:
                 raise HespasError(f"{self.path}: {op.name} #{op.index} captures "
                                   f"{len(values)} values, the block says {len(op.captures)}")
             captured.append(values)
-            live = [*zip(op.operands, (v.type for v in source.operands)),
-                    *zip(op.captures, (v.type for v in values))]
-            for value, vtype in live:
-                if value not in defined:
-                    inputs.setdefault(value, vtype)
+            types.update(zip(op.operands, (v.type for v in source.operands)))
+            types.update(zip(op.captures, (v.type for v in values)))
+        inputs = {value: types[value] for value in block_inputs(ops)}
         with self.context, ir.Location.unknown():
             module = ir.Module.create()
             function = ir.Operation.create("func.func", regions=1, attributes={

@@ -12,7 +12,8 @@ of them the stream's rate. XLA also tiles the 1B step's 32 heads ``[4, 1, 4096]`
 one query row) and the 100M step's 9 heads ``[1, 4, 4096]`` or ``[1, 1, 4096]``, and the same
 kernels run 1.5-2x slower per element on 1B. Each case and shape isolates one difference.
 
-    python3 scripts/gpu/row_kernels.py OUT.json      (one GPU; SMALL=1: tiny shapes, for a CPU test)
+    python3 scripts/gpu/row_kernels.py OUT.json      (one GPU; SMALL=1: tiny shapes, for a CPU test;
+                                                      SHAPES=HEADSxSEQ,...: other shapes)
 Writes OUT.json: device, date, jax version, and per case its shape, the bytes its kernels must
 move, the GPU us of its kernels (per profile line, and in all), the Triton tiles and the median
 call time.
@@ -29,9 +30,12 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from measuring import kernel_durations, median_call, run_info  # noqa: E402
 
 SMALL = bool(os.environ.get("SMALL"))
-#: (heads, sequence) of the scores: LLaMA-3 100M (9 heads) and 1B (32), both at 4096 tokens,
-#: and 1B's heads at 2048 (rows half as long).
-SHAPES = [(2, 128)] if SMALL else [(9, 4096), (32, 4096), (32, 2048)]
+#: (heads, sequence) of the scores: LLaMA-3 100M (9 heads) and 1B (32), both at 4096 tokens;
+#: 1, 4 and 16 heads at 4096 (where XLA's tile changes); 32 heads at 2048 and 1024 (shorter rows).
+#: ``SHAPES=6x4096,10x4096`` replaces them.
+SHAPES = ([tuple(int(n) for n in shape.split("x")) for shape in os.environ["SHAPES"].split(",")]
+          if os.environ.get("SHAPES") else [(2, 128)] if SMALL
+          else [(9, 4096), (32, 4096), (1, 4096), (4, 4096), (16, 4096), (32, 2048), (32, 1024)])
 
 
 def _masked(s):

@@ -17,6 +17,7 @@ from hespas_py.estimate.fusion.convolution import (conv_channel_padding, conv_ch
 from hespas_py.estimate.fusion.kernel import FLASH_BACKWARD, FLASH_FORWARD, Kernel, Kind
 from hespas_py.estimate.fusion.operand_layout import layout_copies
 from hespas_py.estimate.fusion.planner import Planner
+from hespas_py.estimate.fusion.row_tiles import spanning_tiles
 from hespas_py.estimate.fusion.rules import GpuRules
 from hespas_py.estimate.fusion.select_and_scatter import expanded_kernels
 from hespas_py.estimate.fusion.tree_reduction import split_kernels
@@ -80,7 +81,9 @@ def _kernels_of(planner: Planner, g: int, members: list[int], repeat: float) -> 
         conv_channels=conv_channels(gemm, gemm_kind) if gemm_kind.startswith("conv") else None,
         anchors=tuple({id(planner.nodes[m].anchor): planner.nodes[m].anchor
                        for m in members}.values()), count=repeat,
-        fallback=any(w.fallback for w in works), notes=notes)
+        fallback=any(w.fallback for w in works), notes=notes,
+        row_tiles=(spanning_tiles(planner, members) if group.kind is Kind.REDUCTION
+                   and planner.rules.triton_normalization else None))
     padded = (padded_input(gemm, gemm_kind)
               if gemm is not None and planner.rules.conv_input_pads else None)
     if padded is not None:

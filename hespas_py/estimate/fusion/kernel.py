@@ -53,6 +53,8 @@ class Kernel:
         part: the part it runs of an op XLA's GPU compiler expands into several kernels (the
             kernel class of that part: ``copy``, ``reduce_window``, ``scatter`` for a
             ``select_and_scatter``, `select_and_scatter`); '' when it runs whole ops.
+        row_tiles: (class, tiles) of a Triton row kernel whose tile spans one row of several
+            broadcast rows (`row_tiles.spanning_tiles`); None for any other kernel.
     """
 
     kind: Kind
@@ -71,6 +73,7 @@ class Kernel:
     fallback: bool = False
     notes: tuple[str, ...] = ()
     part: str = ""
+    row_tiles: tuple[str, int] | None = None
 
     @property
     def label(self) -> str:

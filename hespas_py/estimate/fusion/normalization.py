@@ -65,7 +65,7 @@ def _along_last(op: Op) -> bool:
     return last not in dims or op.operand_types[0].shape[dims.index(last)] == 1
 
 
-def _reduces_last(op: Op) -> bool:
+def reduces_last(op: Op) -> bool:
     """Whether ``op`` is a single-operand reduce over exactly its operand's last dimension, with
     a row that fits one Triton tile (`MAX_TILE_ELEMENTS`, `MAX_BLOCK_REGISTERS`)."""
     operand = op.operand_types[0] if op.operand_types else None
@@ -146,7 +146,7 @@ class _Matcher:
         if b is None or not _along_last(p.nodes[b].op):
             return None
         d, chain_d = self._single_use_above(p.nodes[b].inputs[0], "reduce")
-        if d is None or not _reduces_last(p.nodes[d].op):
+        if d is None or not reduces_last(p.nodes[d].op):
             return None
         source, chain_in = self.walk_up(p.nodes[d].inputs[0])
         other, chain_root = self.walk_up(root.inputs[0])
@@ -158,7 +158,7 @@ class _Matcher:
 def normalization_kernels(planner: Planner, taken: set[int]) -> list[set[int]]:
     """Node sets of the scope's Triton normalization kernels (chained diamonds merged, unary
     consumers of the last root taken), none of them in ``taken``."""
-    if not any(node.cls is OpClass.REDUCE and _reduces_last(node.op) for node in planner.nodes):
+    if not any(node.cls is OpClass.REDUCE and reduces_last(node.op) for node in planner.nodes):
         return []
     matcher = _Matcher(planner, taken)
     kernels: dict[int, set[int]] = {}  # root of the kernel's last diamond -> members
