@@ -3,9 +3,10 @@
 Key = sha256 of the block's canonical text (`canonical_block_text`: op names, types, carried
 attributes, regions and block boundary types, with SSA ids renumbered in order of first
 appearance, so identical blocks anywhere in any module hash equal) and of the inner estimator's
-``fingerprint()`` (its name, its ``method_version`` and every hardware number). For an estimator whose answer depends on
-the rest of the step (`Estimator.context_dependent`, e.g. ``fused_roofline``), the fingerprint
-names the step's content and the key adds the block's id, so such entries serve only that step.
+``fingerprint()`` (its name, its ``method_version`` and every hardware number). For an
+estimator whose answer depends on the rest of the step (`Estimator.context_dependent`, e.g.
+``fused_roofline``), the fingerprint names the step's content and the key adds the block's id,
+so such entries serve only that step.
 
 One JSON file per key, ``<cache_dir>/<key[:2]>/<key>.json``, holding the `Estimate` and a sha256
 of its canonical JSON. Files are written to a temporary name unique to the writing process in the

@@ -53,10 +53,10 @@ kernel forward and one backward (`attention`); the ops they hold are left out of
 The package, one concern a module: `kernel` (what a kernel is), `scope` (op classes and a scope's
 flattened dataflow), `convolution` (cuDNN convolution rules and GEMM shapes), `attention` (flash
 attention patterns) with `axes` (the key axis of their scores), `operand_layout` (GEMM operand
-layout copies), `rules` (the GPU-only rewrites' switches), `planner` (the fusion decisions)
-with `multi_output` (sibling kernels merged; their kernel DAG is a `hespas_py.dag.Dag`) and
-`cost` (each planned kernel's work and boundary traffic, nested control flow, and the entry
-points).
+layout copies), `rules` (the GPU-only rewrites' switches), `row_tiles` (Triton row tiles XLA
+spreads over several heads), `planner` (the fusion decisions) with `multi_output` (sibling
+kernels merged; their kernel DAG is a `hespas_py.dag.Dag`) and `cost` (each planned kernel's work
+and boundary traffic, nested control flow, and the entry points).
 """
 
 from hespas_py.estimate.fusion.convolution import (CONV_BACKWARD_FILTER, CONV_BACKWARD_INPUT,
