@@ -12,7 +12,7 @@ from hespas_py.errors import HespasError
 from hespas_py.estimate.base import get_estimator
 from hespas_py.estimate.fusion import GpuRules, Kind, plan_kernels
 from hespas_py.estimate.fusion.row_tiles import GIVEN_SUM, REGISTER_TILE, ROW_SUM, SOFTMAX
-from hespas_py.estimate.hardware import load_hardware, parse_params
+from hespas_py.estimate.hardware import load_hardware, parse_params, preset_names
 from hespas_py.mlir.reader import load_module
 from hespas_py.split.program import program_ops
 
@@ -145,3 +145,14 @@ def test_the_latencies_are_checked_by_class_name():
         parse_params(['spanning_row_tile_s={"flash": 4e-6}'], "fused_roofline")
     with pytest.raises(HespasError, match="spanning_row_tile_s"):
         parse_params(['spanning_row_tile_s={"softmax": -1}'], "fused_roofline")
+
+
+def test_only_presets_of_measured_chips_carry_the_latencies_each_with_its_measurement():
+    carrying = {}
+    for name in preset_names():
+        params = load_hardware(name, "fused_roofline").params
+        if "spanning_row_tile_s" in params:
+            carrying[name] = params["spanning_row_tile_s_source"]
+    assert set(carrying) == {"H100_80GB", "H100_SXM_80GB", "H200_141GB"}
+    assert "row_kernels_h200.json" in carrying["H200_141GB"]
+    assert all("row_kernels.json" in carrying[name] for name in ("H100_80GB", "H100_SXM_80GB"))
