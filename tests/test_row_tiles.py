@@ -19,17 +19,24 @@ from hespas_py.split.program import program_ops
 RULES = GpuRules(triton_normalization=True)
 
 
-def scores_module(tmp_path: Path, heads: int, seq: int, result: str, masked: bool = True) -> Path:
+def scores_module(tmp_path: Path, heads: int, seq: int, result: str, masked: bool = True,
+                  unit_head_dim: bool = False) -> Path:
     """``[heads, seq, seq]`` bf16 scores, causally masked (an iota compare ``[seq, seq]``
-    broadcast over the heads), then ``result``: ``softmax`` (probabilities), ``row_sum`` (the
-    row sums of ``exp(x - max)``) or ``given_sum`` (probabilities from a saved sum ``%t``)."""
+    broadcast over the heads; with ``unit_head_dim`` reshaped to ``[1, seq, seq]`` first), then
+    ``result``: ``softmax`` (probabilities), ``row_sum`` (the row sums of ``exp(x - max)``) or
+    ``given_sum`` (probabilities from a saved sum ``%t``)."""
     s = f"{heads}x{seq}x{seq}"
     row = f"{heads}x{seq}"
+    square = f"tensor<{seq}x{seq}xi1>"
+    broadcast = (f"""%c1 = stablehlo.reshape %c : ({square}) -> tensor<1x{seq}x{seq}xi1>
+    %cb = stablehlo.broadcast_in_dim %c1, dims = [0, 1, 2] : (tensor<1x{seq}x{seq}xi1>) -> tensor<{s}xi1>"""
+                 if unit_head_dim else
+                 f"%cb = stablehlo.broadcast_in_dim %c, dims = [1, 2] : ({square}) -> tensor<{s}xi1>")
     mask = f"""
     %i = stablehlo.iota dim = 0 : tensor<{seq}x{seq}xi32>
     %j = stablehlo.iota dim = 1 : tensor<{seq}x{seq}xi32>
-    %c = stablehlo.compare GE, %i, %j : (tensor<{seq}x{seq}xi32>, tensor<{seq}x{seq}xi32>) -> tensor<{seq}x{seq}xi1>
-    %cb = stablehlo.broadcast_in_dim %c, dims = [1, 2] : (tensor<{seq}x{seq}xi1>) -> tensor<{s}xi1>
+    %c = stablehlo.compare GE, %i, %j : (tensor<{seq}x{seq}xi32>, tensor<{seq}x{seq}xi32>) -> {square}
+    {broadcast}
     %lo = stablehlo.constant dense<-1.0e30> : tensor<{s}xf32>
     %x = stablehlo.select %cb, %x0, %lo : tensor<{s}xi1>, tensor<{s}xf32>""" if masked else """
     %x = stablehlo.add %x0, %x0 : tensor<{s}xf32>""".replace("{s}", s)
@@ -57,7 +64,7 @@ def scores_module(tmp_path: Path, heads: int, seq: int, result: str, masked: boo
     %out = stablehlo.convert %p : (tensor<{s}xf32>) -> tensor<{s}xbf16>
     return %out : tensor<{s}xbf16>"""
         out = f"tensor<{s}xbf16>"
-    path = tmp_path / f"scores_{heads}_{seq}_{result}_{masked}.mlir"
+    path = tmp_path / f"scores_{heads}_{seq}_{result}_{masked}_{unit_head_dim}.mlir"
     path.write_text(f"module @m {{\n  func.func public @main(%a: tensor<{s}xbf16>, "
                     f"%t: tensor<{row}xf32>) -> {out} {{{body}\n  }}\n}}\n")
     return path
@@ -85,6 +92,11 @@ def test_a_mask_shared_by_heads_makes_xla_span_heads_up_to_the_register_tile(
 def test_heads_that_a_full_tile_would_pad_keep_query_rows_in_the_tile(tmp_path, heads):
     """9 heads: [1,1,4096]; 2, 6, 10 heads: [2,2,4096] (measured at the stream rate)."""
     assert row_kernel(scores_module(tmp_path, heads, 4096, "softmax")).row_tiles is None
+
+
+def test_a_mask_with_a_unit_head_dimension_is_shared_by_the_heads_too(tmp_path):
+    kernel = row_kernel(scores_module(tmp_path, 32, 4096, "softmax", unit_head_dim=True))
+    assert kernel.row_tiles == (SOFTMAX, 32 * 4096 // 4)
 
 
 def test_without_a_mask_every_tiling_costs_alike_and_keeps_one_row(tmp_path):

@@ -51,7 +51,8 @@ def _padded(n: int) -> int:
 
 def _broadcast_rows(planner: Planner, members: list[int], shape: tuple[int, ...]) -> int:
     """The product of the leading dimensions of ``shape`` that a member broadcast with that
-    result shape replicates its operand along, the operand keeping the query row and the row
+    result shape replicates its operand along (a dimension it lacks, or has as size 1), the
+    operand keeping the query row and the row
     (a mask ``[S, S]`` over ``[heads, S, S]``); 1 when none. An operand replicated along the
     query rows too (a layer norm's scale) costs every tiling alike, and XLA's search keeps the
     first it lists, which spans query rows."""
@@ -67,7 +68,7 @@ def _broadcast_rows(planner: Planner, members: list[int], shape: tuple[int, ...]
             continue
         along = 1
         for d in range(last - 1):  # the leading dimensions: not the query row, not the row
-            if d not in dims:
+            if d not in dims or op.operand_types[0].shape[dims.index(d)] == 1:
                 along *= shape[d]
         rows = max(rows, along)
     return rows
