@@ -15,16 +15,23 @@ block divides those reads by ``T``, and the search takes the largest ``T`` that 
 A tile at that cap holds one query row of each of its ``T`` heads (``[4, 1, 4096]`` for 32 heads
 of 4,096 keys, ``[8, 1, 2048]``, ``[16, 1, 1024]``), and those kernels run slower than the
 stream their bytes allow; a ``T`` below the cap is filled with query rows (``[2, 2, 4096]``
-for 6 or 10 heads) and those run at the stream rate. Measured on an H100, each kernel alone
-(`scripts/gpu/row_kernels.py`; ``workloads/gpu_h100/microbench/row_kernels*.json``): the time
-beyond the stream of their bytes is a fixed latency per tile, one tile per SM at a time, set by
-what the kernel computes after its row reductions (`CLASSES`). The presets carry those
-latencies (``spanning_row_tile_s``); the tile choice above predicted XLA's tile for all 14
-head counts and row lengths measured (1 to 32 heads, 1,024 to 4,096 keys).
+for 6 or 10 heads) and those run at the stream rate. Measured on an H100 and an H200, each
+kernel alone (`scripts/gpu/row_kernels.py`; ``workloads/gpu_h100/microbench/row_kernels*.json``):
+the time beyond the stream of their bytes is a fixed latency per tile for each wave of
+``num_cores`` tiles, about the same on both chips (SM time, not memory time), set by what the
+kernel computes after its row reductions (`CLASSES`). The presets carry those latencies
+(``spanning_row_tile_s``); the tile choice above predicted XLA's tile for all 18 shapes
+measured (1 to 32 heads, 1,024 to 4,096 keys; 14 on the H100, 4 on the H200).
+
+The test is on the planned kernel: a mask broadcast inside it is taken as read per tile. XLA
+reads it so where the mask is a fusion operand, written once because several kernels read it
+(one mask shared by every layer of an unrolled step); a mask computed inside its one kernel
+costs no reads, and XLA keeps query rows in the tile (a scanned step's forward).
 """
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
 from hespas_py.estimate.fusion.normalization import MAX_BLOCK_REGISTERS, reduces_last
@@ -78,12 +85,10 @@ def _chain_class(planner: Planner, members: list[int], reduces: set[int],
                  elements: int) -> str:
     """`CLASSES` entry of a kernel: how many row reductions its longest chain passes, and
     whether a score-sized value comes after two of them."""
-    inside = set(members)
-    depth: dict[int, int] = {}
-    for m in members:  # program order: producers first
-        node = planner.nodes[m]
-        below = max((depth.get(planner.producer.get(k), 0) for k in node.inputs
-                     if planner.producer.get(k) in inside), default=0)
+    depth: dict[int, int] = {}  # member -> row reductions on its longest chain in the kernel
+    for m in members:  # program order: producers first; a producer outside counts 0
+        below = max((depth.get(planner.producer.get(k), 0) for k in planner.nodes[m].inputs),
+                    default=0)
         depth[m] = below + (m in reduces)
     if any(depth[m] >= 2 and planner.nodes[m].op.result_types
            and planner.nodes[m].op.result_types[0].num_elements == elements for m in members):
@@ -107,8 +112,6 @@ def spanning_tiles(planner: Planner, members: list[int]) -> tuple[str, int] | No
     spanned = min(heads & -heads, cap)  # the largest power of two dividing ``heads``
     if cap < 2 or spanned < cap:
         return None
-    elements = 1
-    for size in shape:
-        elements *= size
+    elements = math.prod(shape)
     return (_chain_class(planner, members, reduces, elements),
             elements // shape[-1] // spanned)
