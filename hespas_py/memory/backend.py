@@ -46,6 +46,11 @@ class Backend:
     fusion: FusionPasses = FusionPasses()
     gpu_buffers: bool = False
 
+    @property
+    def widened_types(self) -> frozenset[str]:
+        """The 16-bit float types some op of it computes in f32 (`f32_ops`, `f32_slices`)."""
+        return frozenset(dtype for _, dtype in self.f32_ops) | self.f32_slices
+
 
 #: XLA:GPU: kernels in program order (XLA:GPU's schedulers minimize memory, and the program
 #: order of a JAX step is close to their choice: the peaks of ``bench/memory.py gpu``) and

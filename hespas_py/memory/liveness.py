@@ -147,7 +147,7 @@ class _Walk:
         extra: dict[int, ScopePeak] = {}  # position -> nested or expansion peak there
         # f32 results of widened ops that write an output, f32 copies of their operands
         scratch: list[Interval] = self._f32_operands(death) \
-            if self.backend.f32_ops or self.backend.f32_slices else []
+            if self.backend.widened_types else []
         if self.backend.gpu_buffers:
             scratch += self._gpu_buffers(death)
         for t, group in kernels:
@@ -271,10 +271,11 @@ class _Walk:
         until its other readers (``death`` is shortened so), and not at all without any (its
         writer writes f32). A widened op's own result is f32 already."""
         planner = self.planner
+        narrow = self.backend.widened_types
         copies = []
         for key, users in planner.users.items():
             vtype = self.scope.types.get(key)
-            if vtype is None or vtype.dtype not in ("bf16", "f16") or key in self.scope.folded \
+            if vtype is None or vtype.dtype not in narrow or key in self.scope.folded \
                     or (key in planner.producer and self._widened(
                         planner.nodes[planner.producer[key]].op, key)):
                 continue
