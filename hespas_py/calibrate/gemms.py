@@ -10,6 +10,8 @@ Triton GEMM on a GPU):
 - skinny, decode-like: bf16 with M from 1 to 64 and K = N large, where the weights' bytes, the
   tiles and the waves (few output tiles on many cores: split-K) decide the time.
 
+A case XLA cannot compile on the device (fp8 on a chip without it) is kept with its error.
+
 Traps: random normal operands (zeros draw less power and clock higher); sizes big enough that a
 call is milliseconds (square) or reads hundreds of MB (skinny) on an accelerator; timed by
 `timing.steady_seconds` (compile and autotuning excluded, warm-up, back-to-back calls, median).
@@ -87,10 +89,13 @@ def measure(budget: Budget, reference: Hardware, tick: Callable[[str], None]) ->
     for case in cases(budget, reference):
         m, n, k = case["mnk"]
         tick(f"gemm {case['type']} {m}x{n}x{k}")
-        timing = steady_seconds(*program(case), budget)
-        found.append({**case, "flops": gemm_flops(m, n, k),
-                      "bytes": gemm_bytes(m, n, k, case["dtype"], case["out_dtype"]),
-                      "timing": timing.as_json()})
+        figures = {**case, "flops": gemm_flops(m, n, k),
+                   "bytes": gemm_bytes(m, n, k, case["dtype"], case["out_dtype"])}
+        try:
+            figures["timing"] = steady_seconds(*program(case), budget).as_json()
+        except Exception as exc:  # noqa: BLE001  (a type this backend cannot compile, e.g. fp8)
+            figures["error"] = repr(exc)[:300]
+        found.append(figures)
     return {"cases": found}
 
 
@@ -105,7 +110,8 @@ def achieved_share(case: dict[str, Any], ctx: Context, dtype: str) -> float | No
 
 
 def _largest(raw: dict[str, Any], kind: str) -> dict[str, Any] | None:
-    found = [c for c in raw["cases"] if c["type"] == kind and c["shape"] == "square"]
+    found = [c for c in raw["cases"]
+             if c["type"] == kind and c["shape"] == "square" and "timing" in c]
     return max(found, key=lambda c: c["mnk"][0]) if found else None
 
 
@@ -116,38 +122,47 @@ def _what(case: dict[str, Any], dtype: str, value: float) -> str:
             f"{dtype} peak after launch, memory and wave quantization")
 
 
-def tf32_used(case: dict[str, Any], ctx: Context) -> bool | None:
-    """Whether an f32 default-precision GEMM ran on TF32 units (None: no TF32 or f32 peak)."""
+def tf32_used(case: dict[str, Any], ctx: Context) -> Measured | None:
+    """Whether an f32 default-precision GEMM ran on TF32 units (faster than `TF32_EVIDENCE` x
+    the f32 peak); None without a TF32 and an f32 peak to tell them apart."""
     f32, tf32 = ctx.peak("f32"), ctx.peak("tf32")
     if f32 is None or tf32 is None:
         return None
-    return case["flops"] / case["timing"]["seconds"] > TF32_EVIDENCE * f32
+    rate = case["flops"] / case["timing"]["seconds"]
+    used = rate > TF32_EVIDENCE * f32
+    return Measured("f32_matmul_as_tf32", used,
+                    f"f32 GEMM at default precision ran at {rate / 1e12:.4g} TFLOP/s "
+                    f"({'above' if used else 'not above'} {TF32_EVIDENCE} x the f32 peak "
+                    f"{f32 / 1e12:,.1f})")
+
+
+def _shares(raw: dict[str, Any], ctx: Context, types: dict[str, str]) -> dict[str, tuple]:
+    """rate dtype -> (share, what) of the largest square case of each case type."""
+    found = {}
+    for kind, dtype in types.items():
+        case = _largest(raw, kind)
+        value = achieved_share(case, ctx, dtype) if case else None
+        if case and value is not None:
+            found[dtype] = (share(value), _what(case, dtype, value))
+    return found
 
 
 def derive(raw: dict[str, Any], ctx: Context) -> list[Measured]:
     found: list[Measured] = []
-    bf16 = _largest(raw, "bf16")
-    value = achieved_share(bf16, ctx, "bf16") if bf16 else None
-    if value is not None:
-        found.append(Measured("tensor_efficiency", share(value), _what(bf16, "bf16", value)))
-    table, whats = {}, []
+    bf16 = _shares(raw, ctx, {"bf16": "bf16"}).get("bf16")
+    if bf16:
+        found.append(Measured("tensor_efficiency", *bf16))
     default = _largest(raw, "f32_default")
-    uses_tf32 = tf32_used(default, ctx) if default else None
-    if uses_tf32 is not None:
-        rate = default["flops"] / default["timing"]["seconds"] / 1e12
-        found.append(Measured("f32_matmul_as_tf32", uses_tf32,
-                              f"f32 GEMM at default precision ran at {rate:.4g} TFLOP/s "
-                              f"({'above' if uses_tf32 else 'not above'} {TF32_EVIDENCE} x the "
-                              f"f32 peak {ctx.peak('f32') / 1e12:,.1f})"))
-    for kind, dtype in (("f16", "f16"), ("f32_highest", "f32"), ("fp8", "f8E4M3FN"),
-                        ("f32_default", "tf32" if uses_tf32 else None)):
-        case = _largest(raw, kind)
-        value = achieved_share(case, ctx, dtype) if case and dtype else None
-        if value is not None:
-            table[dtype] = share(value)
-            whats.append(_what(case, dtype, value))
-    if table:
-        found.append(Measured("tensor_efficiency_by_dtype", table, "; ".join(whats)))
+    tf32 = tf32_used(default, ctx) if default else None
+    types = {"f16": "f16", "f32_highest": "f32", "fp8": "f8E4M3FN"}
+    if tf32 is not None:
+        found.append(tf32)
+        if tf32.value:
+            types["f32_default"] = "tf32"
+    shares = _shares(raw, ctx, types)
+    if shares:
+        found.append(Measured("tensor_efficiency_by_dtype", {k: v for k, (v, _) in shares.items()},
+                              "; ".join(what for _, what in shares.values())))
     return found
 
 
@@ -166,7 +181,8 @@ def modelled_seconds(case: dict[str, Any], ctx: Context) -> float:
 def observations(raw: dict[str, Any], ctx: Context) -> list[Observation]:
     """Every skinny case's time beside the model's: the tile and wave check."""
     return [Observation(f"bf16 GEMM M={c['mnk'][0]} K=N={c['mnk'][1]}", c["timing"]["seconds"],
-                        modelled_seconds(c, ctx)) for c in raw["cases"] if c["shape"] == "skinny"]
+                        modelled_seconds(c, ctx)) for c in raw["cases"]
+            if c["shape"] == "skinny" and "timing" in c]
 
 
 def count(budget: Budget, reference: Hardware) -> int:

@@ -15,6 +15,8 @@ host's cost of one call -> ``launch_overhead_s``, ``dispatch_overhead_s``,
   least-squares line of the call time (less K kernels at the chain's per-kernel cost) over the
   2K buffers gives the per-buffer cost (slope) and the per-call cost (intercept).
 
+A variant XLA cannot compile is kept with its error.
+
 Traps: calls are timed one by one after warm-up, each waited on (that is what is measured here:
 the host's part; ``median`` of many calls); inputs differ per buffer; the chain's slope removes
 the fixed per-call cost, the dispatch fit removes the kernels' device time.
@@ -60,7 +62,7 @@ def chain_cases() -> list[tuple[str, tuple[int, ...], str, Callable]]:
     ]
 
 
-def chain(step: Callable, n: int) -> Callable:
+def chain(step: Callable, n: int) -> Any:
     """``step`` applied ``n`` times, each result behind an optimization barrier, jitted."""
     import jax
 
@@ -113,10 +115,14 @@ def measure(budget: Budget, reference: Hardware, tick: Callable[[str], None]) ->
         x = jnp.full(shape, 0.5, dtype)
         for variant, options in _variants(budget).items():
             tick(f"launch {name} {variant}")
-            times = [call_times(chain(step, n).lower(x).compile(compiler_options=options), x,
-                                iters=chosen["iters"]) for n in (short, long)]
-            chains.append({"case": name, "variant": variant, "lengths": [short, long],
-                           "per_kernel_s": slope(*times, long - short),
+            case: dict[str, Any] = {"case": name, "variant": variant, "lengths": [short, long]}
+            try:
+                times = [call_times(chain(step, n).lower(x).compile(compiler_options=options), x,
+                                    iters=chosen["iters"]) for n in (short, long)]
+            except Exception as exc:  # noqa: BLE001  (an XLA without that option)
+                chains.append({**case, "error": repr(exc)[:300]})
+                continue
+            chains.append({**case, "per_kernel_s": slope(times[0], times[1], long - short),
                            "median_call_s": [statistics.median(t) for t in times]})
     calls = []
     for k in chosen["buffers"]:
@@ -137,8 +143,8 @@ def fit_line(xs: list[float], ys: list[float]) -> tuple[float, float]:
 
 
 def _kernel_s(raw: dict[str, Any], variant: str) -> float | None:
-    found = [c["per_kernel_s"] for c in raw["chains"]
-             if c["case"] == "elementwise_1k_f32" and c["variant"] == variant]
+    found = [c["per_kernel_s"] for c in raw["chains"] if c["case"] == "elementwise_1k_f32"
+             and c["variant"] == variant and "per_kernel_s" in c]
     return found[0] if found else None
 
 
@@ -169,4 +175,5 @@ def derive(raw: dict[str, Any], ctx: Context) -> list[Measured]:
 def observations(raw: dict[str, Any], ctx: Context) -> list[Observation]:
     """Each chain's time per kernel beside ``launch_overhead_s``."""
     return [Observation(f"kernel launch, {c['case']} ({c['variant'].replace('_', ' ')})",
-                        c["per_kernel_s"], ctx.launch_s) for c in raw["chains"]]
+                        c["per_kernel_s"], ctx.launch_s) for c in raw["chains"]
+            if "per_kernel_s" in c]

@@ -22,7 +22,8 @@ from hespas_py.estimate.base import Hardware
 from hespas_py.estimate.fused_roofline import DEFAULTS, FusedRoofline
 
 #: Params whose sources share one key (`Measured.source_key`).
-_SHARED_SOURCES = {"dispatch_overhead_s": "dispatch_source", "dispatch_per_buffer_s": "dispatch_source"}
+_SHARED_SOURCES = {"dispatch_overhead_s": "dispatch_source",
+                   "dispatch_per_buffer_s": "dispatch_source"}
 
 
 @dataclass(frozen=True)
@@ -132,7 +133,8 @@ class Context:
         """The share of the cores a GEMM of ``mnk`` keeps busy (the estimator's wave
         quantization with the reference's ``num_cores`` and ``gemm_tile``)."""
         params = {**self.reference.params, **self.derived}
-        return FusedRoofline(dataclasses.replace(self.reference, params=params)).wave_efficiency(mnk)
+        hardware = dataclasses.replace(self.reference, params=params)
+        return FusedRoofline(hardware).wave_efficiency(mnk)
 
     def memory_s(self, nbytes: float) -> float:
         """Seconds ``nbytes`` take at the achievable bandwidth."""

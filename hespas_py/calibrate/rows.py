@@ -132,7 +132,7 @@ def measure(budget: Budget, reference: Hardware, tick: Callable[[str], None]) ->
             timing = time_compiled(compiled, args, budget, host_floor_seconds(budget))
             found.append({"case": name, "heads": heads, "seq": seq, "min_bytes": nbytes,
                           "tiles": tiles(heads, seq),
-                          "triton": triton_tiles(compiled.as_text()),
+                          "triton": triton_tiles(compiled.as_text() or ""),
                           "timing": timing.as_json()})
     return {"cases": found}
 

@@ -12,7 +12,8 @@ docs/calibration.md, "Traps"):
   per-call cost overlaps the previous call;
 - the figure is the slope between bursts of ``n`` and ``2n`` calls, so the one-off costs of a burst
   (the first dispatch, the final wait) cancel; ``n`` is sized so that a burst lasts at least
-  `Budget.min_round_s` (enough work per timed interval for the clock and timer resolution);
+  `Budget.min_round_s` (enough work per timed interval for the clock and timer resolution), and
+  no more than `IN_FLIGHT_BYTES` of buffers are in flight;
 - the median over `Budget.repeats` rounds is kept, with every round's slope;
 - a case whose time per call is within twice the back-to-back time of an empty program
   (`host_floor_seconds`) is flagged ``host_bound``: the host, not the device, was measured.
@@ -29,8 +30,11 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
-#: Most calls in one timed burst (bounds the outputs in flight).
+#: Most calls in one timed burst.
 MAX_CALLS = 512
+#: Most bytes of outputs and temporaries the calls of a burst may hold at once (calls are
+#: dispatched ahead of the device, each with its own buffers).
+IN_FLIGHT_BYTES = 8 << 30
 
 
 def run_info() -> dict[str, Any]:
@@ -132,7 +136,8 @@ def time_compiled(compiled: Callable, args: Sequence[Any], budget: Budget,
         jax.block_until_ready(compiled(*args))
         warm += 1
     one = min(_burst(compiled, args, 1) for _ in range(3))
-    calls = max(1, min(MAX_CALLS, math.ceil(budget.min_round_s / max(one, 1e-9))))
+    calls = max(1, min(MAX_CALLS, math.ceil(budget.min_round_s / max(one, 1e-9)),
+                       IN_FLIGHT_BYTES // max(2 * _buffer_bytes(compiled), 1)))
     shorts, longs = [], []
     for _ in range(budget.repeats):
         shorts.append(_burst(compiled, args, calls))
@@ -141,6 +146,15 @@ def time_compiled(compiled: Callable, args: Sequence[Any], budget: Budget,
     rounds = tuple((b - a) / calls for a, b in zip(shorts, longs))
     return Timing(seconds, calls, rounds,
                   host_bound=floor_s is not None and seconds < 2 * floor_s)
+
+
+def _buffer_bytes(compiled: Any) -> int:
+    """Bytes of outputs and temporaries one call allocates (0 when XLA does not say)."""
+    try:
+        analysis = compiled.memory_analysis()
+        return int(analysis.output_size_in_bytes + analysis.temp_size_in_bytes)
+    except Exception:  # noqa: BLE001  (a backend without memory analysis)
+        return 0
 
 
 @functools.lru_cache(maxsize=None)

@@ -20,10 +20,11 @@ def _reference_and_base(info: dict[str, Any], base: Optional[str]):
     from hespas_py.calibrate.run import device_preset
 
     own = device_preset(info["device_kind"])
-    if base is None and own is None:
+    name = base or own
+    if name is None:
         raise HespasError(f"no node preset is a {info['device_kind']!r}: pass --base PRESET "
                           "(the datasheet the measured shares are taken of)")
-    chosen = Base.load(base or own)
+    chosen = Base.load(name)
     return (Base.load(own) if own and own != chosen.name else chosen), chosen
 
 
@@ -75,8 +76,10 @@ def print_outcome(outcome, base, out: Path) -> None:
     info, base_name = outcome.calibration["run"], base.name
     table = Table(title=f"{out}: {base_name} calibrated on {info['device_kind']}",
                   title_justify="left")
-    for column in ("param", f"{base_name}", "measured", "ratio", "in the preset"):
-        table.add_column(column, justify="left" if column in ("param", "in the preset") else "right")
+    for column in ("param", base_name, "measured", "ratio", "in the preset"):
+        left = column in ("param", "in the preset")
+        table.add_column(column, justify="left" if left else "right",
+                         overflow="fold" if left else "ellipsis")
     base_hw = base.hardware()
     for entry in outcome.entries:
         m = entry.measured
