@@ -54,7 +54,7 @@ def gemm_bytes(m: int, n: int, k: int, dtype: str, out_dtype: str) -> int:
 
 def shapes(budget: Budget) -> tuple[tuple[int, ...], tuple[int, ...], int]:
     """(square sides, skinny Ms, skinny K = N)."""
-    return budget.pick(((128,), (1, 16), 256), ((8192,), (1, 16, 64), 16384),
+    return budget.pick(((128,), (1, 16), 256), ((8192,), (1, 64), 16384),
                        ((4096, 8192), (1, 2, 4, 8, 16, 32, 64), 16384))
 
 
