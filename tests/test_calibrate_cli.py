@@ -61,8 +61,11 @@ def test_quick_run_writes_a_preset_with_sources_and_the_raw_figures(calibrated):
     assert doc["mode"] == "quick" and doc["run"]["device_kind"] == "cpu" and doc["base"] == "H100_80GB"
     assert set(doc["kinds"]) == {"launch", "stream", "gemm", "conv", "row", "elementwise"}
     hw = _hardware(out)
-    for param in ("memory_efficiency", "tensor_efficiency", "launch_overhead_s",
-                  "conv_channel_efficiency", "vector_efficiency"):
+    # What a kind gives on a CPU depends on which bound its tiny case hits: the stream and the
+    # chain always give theirs; every param measured carries the run's source.
+    written = {m["param"] for m in doc["measured"] if m["applied"]}
+    assert {"memory_efficiency", "launch_overhead_s", "dispatch_overhead_s"} <= written
+    for param in written - {"dispatch_overhead_s", "dispatch_per_buffer_s"}:
         source = hw[f"{param}_source"]
         assert source.startswith("hespas calibrate on cpu (1 local device), jax ") and "jaxlib" in source
         assert doc["run"]["date"] in source
