@@ -69,11 +69,14 @@ def planned(kinds: list[str], budget: Budget, reference) -> dict[str, int]:
 
 def measure(kinds: list[str], budget: Budget, reference,
             tick: Callable[[str], None]) -> dict[str, Any]:
-    """Raw results per kind (kinds with no case on this machine are left out)."""
+    """Raw results per kind, each with the ``seconds`` it took (kinds with no case on this
+    machine are left out)."""
     raw = {}
     for kind, cases in planned(kinds, budget, reference).items():
         if cases:
-            raw[kind] = _module(kind).measure(budget, reference, tick)
+            start = time.perf_counter()
+            raw[kind] = {**_module(kind).measure(budget, reference, tick),
+                         "seconds": time.perf_counter() - start}
     return raw
 
 
