@@ -96,6 +96,15 @@ def test_gen_and_accuracy_accept_the_preset_directory(calibrated, tmp_path):
     assert row["node"] == str(out) and row["error"] > 1  # CPU rates: far slower than the H100
 
 
+def test_the_python_api_takes_the_preset_directory(calibrated):
+    import hespas_py
+
+    out, _ = calibrated
+    report = hespas_py.estimate(str(WORKLOAD), node=str(out))
+    assert report.node == str(out) and report.compute_s > hespas_py.estimate(
+        str(WORKLOAD), node="H100_80GB").compute_s
+
+
 def test_a_sweep_takes_the_preset_directory(calibrated, tmp_path):
     from hespas_py.sweep.spec import spec_from_doc
 
