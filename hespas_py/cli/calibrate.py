@@ -70,6 +70,7 @@ def _cells(value: Any) -> str:
 def print_outcome(outcome, base, out: Path) -> None:
     """The preset value, measured value and ratio of every measured param; the other figures."""
     from rich.console import Console
+    from rich.markup import escape
     from rich.table import Table
 
     console = Console()
@@ -90,7 +91,7 @@ def print_outcome(outcome, base, out: Path) -> None:
             ratio = (f"{after / before:.3f}" if isinstance(after, (int, float))
                      and isinstance(before, (int, float)) and not isinstance(after, bool)
                      and before else "")
-            table.add_row(name, _cells(before), _cells(after), ratio,
+            table.add_row(escape(name), _cells(before), _cells(after), ratio,
                           entry.status if entry.applied else f"[dim]{entry.status}[/dim]")
     console.print(table)
     if outcome.observations:
