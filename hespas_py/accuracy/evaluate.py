@@ -197,17 +197,22 @@ class Evaluation:
 
 def evaluate(groups: Iterable[Group], estimators: Iterable[str], measured: Optional[Path] = None,
              workloads: Iterable[Path] = (), systems: Path = SYSTEMS_DIR,
-             approximate: bool = False, params: Iterable[str] = ()) -> Evaluation:
+             approximate: bool = False, params: Iterable[str] = (),
+             node: Optional[str] = None) -> Evaluation:
     """Predict every reproducible row of ``groups`` with each estimator (``measured``: the table of
     the one group given, instead of the packaged one; ``approximate``: also rows of guessed
     configurations; ``params``: ``KEY=VALUE`` estimator params for every row, over the group's,
-    checked for each estimator as `hespas_py.estimate.hardware.parse_params` does)."""
+    checked for each estimator as `hespas_py.estimate.hardware.parse_params` does; ``node``: a
+    node preset (name or directory, e.g. one ``hespas calibrate`` wrote) for every row instead
+    of the row's own)."""
     from hespas_py.estimate.base import estimator_class
     from hespas_py.estimate.hardware import parse_params
 
     groups, names = list(groups), list(dict.fromkeys(estimators))
     for name in names:
         estimator_class(name)
+        if node is not None:
+            row_hardware(node, name, {})  # a bad preset fails here, before any row runs
     given = {name: parse_params(list(params), name) for name in names}
     if measured is not None and len(groups) != 1:
         raise HespasError("--measured replaces the table of one group: name it with --group")
@@ -216,6 +221,8 @@ def evaluate(groups: Iterable[Group], estimators: Iterable[str], measured: Optio
     skipped: list[tuple[Row, str]] = []
     for group in groups:
         cases, left_out = plan_cases(group.rows(measured), workloads, systems, approximate)
+        if node is not None:
+            cases = [dataclasses.replace(case, node=node) for case in cases]
         skipped.extend(left_out)
         for case in cases:
             try:

@@ -128,6 +128,9 @@ def accuracy(
     approximate: bool = typer.Option(
         False, "--approximate", help="Also rows whose model configuration was never published "
                                      "(evaluated on our guessed export, not counted)."),
+    node: Optional[str] = typer.Option(
+        None, "--node", help="Node preset (name or directory, e.g. one hespas calibrate wrote) "
+                             "for every row instead of the row's own."),
     kernels: bool = typer.Option(
         False, "--kernels", help="Per kernel class, the measured time from the row's kernel "
                                  "profile beside the fused_roofline estimate (rows that ship "
@@ -136,7 +139,7 @@ def accuracy(
     """Compare predicted step times with measured hardware, row by row."""
     names = list(dict.fromkeys(estimators or [DEFAULT_ESTIMATOR]))
     evaluation = evaluate(groups(group_names), names, measured, workloads or [], systems, approximate,
-                          params or [])
+                          params or [], node)
     if plot is not None:
         from hespas_py.accuracy.plot import plot as draw
 

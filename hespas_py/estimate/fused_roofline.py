@@ -30,7 +30,9 @@ kernel's atomic read-modify-writes reach; default ``memory_efficiency``), ``num_
 (time f16 convolutions with the channels XLA pads them to for tensor cores,
 `fusion.conv_channel_padding`; XLA does this on CUDA GPUs from Volta on),
 ``conv_channel_efficiency`` (measured share of the tensor rate by a convolution's smaller
-channel count, `fusion.convolution.channel_efficiency`), ``vector_op_cycles``
+channel count, `fusion.convolution.channel_efficiency`), ``tensor_efficiency_by_dtype``
+(measured ``tensor_efficiency`` per element type of the rate, e.g. ``tf32`` or ``f8E4M3FN``;
+a type it lacks takes ``tensor_efficiency``; written by ``hespas calibrate``), ``vector_op_cycles``
 (the key of an XLA op profile, e.g. ``sm_90``: vector work weighted by each elementwise op's
 measured cycles, `fusion.op_cycles`; absent: one FLOP per element), ``spanning_row_tile_s``
 (seconds a Triton row kernel's tile costs beyond its bytes when the tile spans one row of
@@ -110,6 +112,10 @@ DEFAULTS: Mapping[str, float] = {
     "mxu_size": 0,
 }
 
+#: Element types a rate can be read for (``per_datatype_flops`` keys, MLIR spelling).
+TENSOR_DTYPES = ("f64", "f32", "tf32", "bf16", "f16", "f8E4M3FN", "f8E5M2", "f8E4M3FNUZ",
+                 "f8E5M2FNUZ", "f6E2M3FN", "f6E3M2FN", "f4E2M1FN", "i8", "i4")
+
 #: K elements one split-K slice keeps at least (a slice smaller than this is not worth a CTA).
 _MIN_SPLIT_K = 512
 
@@ -139,6 +145,7 @@ class FusedRoofline(Roofline):
         "mxu_size": Number(0, 1 << 16, integer=True),
         "conv_channel_padding": bool,
         "conv_channel_efficiency": Table(FRACTION),
+        "tensor_efficiency_by_dtype": Table(FRACTION, keys=TENSOR_DTYPES),
         "spanning_row_tile_s": Table(NON_NEGATIVE, keys=ROW_TILE_CLASSES),
         "fused_attention": bool,
         "vector_op_cycles": str,
@@ -146,6 +153,7 @@ class FusedRoofline(Roofline):
         **{f"{p}_source": str for p in (*_NUMERIC_PARAMS, *_ATTENTION_PARAMS, "num_cores",
                                         "mxu_size", "conv_channel_padding",
                                         "conv_channel_efficiency", "vector_op_cycles",
+                                        "tensor_efficiency_by_dtype",
                                         "spanning_row_tile_s",
                                         *_GPU_RULES)},
     }
@@ -159,6 +167,9 @@ class FusedRoofline(Roofline):
         self.scatter_bandwidth = hardware.memory_bandwidth * float(
             hardware.params.get("scatter_efficiency", params["memory_efficiency"]))
         self.tensor_eff = float(params["tensor_efficiency"])
+        #: Rate dtype -> its own tensor efficiency (others: ``tensor_eff``).
+        self.dtype_eff = {k: float(v) for k, v in
+                          hardware.params.get("tensor_efficiency_by_dtype", {}).items()}
         self.vector_rate = self._vector_rate * float(params["vector_efficiency"])
         self.overlap = float(params["compute_memory_overlap"])
         self.cores = int(params["num_cores"])
@@ -293,7 +304,8 @@ class FusedRoofline(Roofline):
                 padding = kernel.channel_padding if self.conv_padding else 1.0
                 channels = channel_efficiency(self.conv_channel_eff, kernel.conv_channels)
                 compute_s += kernel.tensor_flops * padding / (
-                    rate * self.tensor_eff * channels * self.wave_efficiency(kernel.gemm_mnk))
+                    rate * self.dtype_eff.get(dtype, self.tensor_eff) * channels
+                    * self.wave_efficiency(kernel.gemm_mnk))
         scatter = kernel.part == SCATTER or (kernel.kind is Kind.OPAQUE and any(
             op.short_name == "scatter" for op in kernel.ops))
         memory_s = kernel.bytes / (self.scatter_bandwidth if scatter else self.bandwidth)

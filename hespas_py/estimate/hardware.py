@@ -316,11 +316,17 @@ def _config_name(path: Path) -> str:
 
 def config_file(path_or_preset: str | Path, method: str = DEFAULT_METHOD,
                 what: str = "hardware config file") -> tuple[Path, str]:
-    """The config file an argument names (a file, or the preset of that name for ``method``) and
-    the hardware name a preset gives ("" for a file); `HespasError` naming ``what`` otherwise."""
+    """The config file an argument names (a file, a preset directory laid out as
+    ``configs/nodes/NAME``, e.g. one ``hespas calibrate`` wrote, or the preset of that name for
+    ``method``) and the hardware name a preset gives ("" for a file); `HespasError` naming
+    ``what`` otherwise."""
     path = Path(path_or_preset)
     if path.is_file():
         return path, ""
+    found = [p for p in (path / method / "config.json", path / DEFAULT_METHOD / "config.json")
+             if p.is_file()]
+    if path.is_dir() and found:
+        return found[0], path.resolve().name
     if path.suffix or len(path.parts) > 1:
         raise HespasError(f"{path_or_preset}: no such {what}")
     return preset_path(str(path_or_preset), method), str(path_or_preset)

@@ -45,7 +45,9 @@ class Roofline(Estimator):
     """Sum over ops of max(compute time, memory time)."""
 
     name = "roofline"
-    param_types: ClassVar[Mapping[str, type]] = {"f32_matmul_as_tf32": bool, **DISPATCH_PARAMS}
+    param_types: ClassVar[Mapping[str, type]] = {"f32_matmul_as_tf32": bool,
+                                                 "f32_matmul_as_tf32_source": str,
+                                                 **DISPATCH_PARAMS}
 
     def __init__(self, hardware: Hardware) -> None:
         super().__init__(hardware)

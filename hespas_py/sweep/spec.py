@@ -153,7 +153,7 @@ def _node(base: Path, estimators: tuple[str, ...]) -> Callable[[str], dict[str, 
         given = base / name
         configs = {}
         for estimator in estimators:
-            path, preset = config_file(given if given.is_file() else name, estimator)
+            path, preset = config_file(given if given.exists() else name, estimator)
             hardware = hardware_from_config(read_config(path), str(path), estimator, name=preset)
             configs[estimator] = NodeConfig(path, hardware)
         return configs

@@ -10,10 +10,11 @@ import os
 import sys
 
 import jax
-import jax.numpy as jnp
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from measuring import kernel_durations, run_info  # noqa: E402
+from measuring import kernel_durations  # noqa: E402
+from hespas_py.calibrate.convolutions import conv_figures, passes  # noqa: E402
+from hespas_py.calibrate.timing import run_info  # noqa: E402
 
 BATCH = 2 if os.environ.get("SMALL") else 256
 #: (input side, in channels, out channels, kernel side, stride) of ResNet-18's convolutions.
@@ -22,32 +23,13 @@ SHAPES = [(224, 3, 64, 7, 2), (56, 64, 64, 3, 1), (56, 64, 128, 3, 2), (28, 128,
           (14, 256, 512, 3, 2), (7, 512, 512, 3, 1), (14, 256, 512, 1, 2)]
 
 
-def passes(side, cin, cout, k, stride):
-    pad = [(k // 2, k // 2)] * 2
-    x = jnp.full((BATCH, side, side, cin), 0.01, jnp.float16)
-    w = jnp.full((k, k, cin, cout), 0.01, jnp.float16)
-
-    def forward(x, w):
-        return jax.lax.conv_general_dilated(x, w, (stride, stride), pad,
-                                            dimension_numbers=("NHWC", "HWIO", "NHWC"))
-    y = jax.eval_shape(forward, x, w)
-    dy = jnp.full(y.shape, 0.01, jnp.float16)
-    out_side = y.shape[1]
-    flops = 2 * BATCH * out_side * out_side * cout * cin * k * k
-    return flops, {"forward": (jax.jit(forward), (x, w)),
-                   "backward_input": (jax.jit(lambda dy, x, w: jax.vjp(forward, x, w)[1](dy)[0]),
-                                      (dy, x, w)),
-                   "backward_filter": (jax.jit(lambda dy, x, w: jax.vjp(forward, x, w)[1](dy)[1]),
-                                       (dy, x, w))}
-
-
 def main(path):
     result = {**run_info(), "batch": BATCH, "shapes": []}
     for shape in SHAPES:
-        flops, kinds = passes(*shape)
+        flops, kinds = conv_figures(BATCH, *shape)["flops"], passes(BATCH, *shape)
         row = {"shape": dict(zip(("side", "cin", "cout", "k", "stride"), shape)), "flops": flops}
         for name, (fn, args) in kinds.items():
-            compiled = fn.lower(*args).compile()
+            compiled = jax.jit(fn).lower(*args).compile()
             for _ in range(2):
                 jax.block_until_ready(compiled(*args))
             try:
