@@ -49,8 +49,9 @@ for one race-free kernel runs as partial reductions and a reduction of the parti
 `fusion.tree_reduction`), ``conv_input_pads`` (a forward convolution with uneven padding or
 padded channels reads a padded copy of its input, `fusion.convolution.padded_input`),
 ``cublas_operand_layouts`` (a dot operand stored in a layout cuBLAS cannot read is rewritten by a
-transpose kernel, `fusion.operand_layout`) and ``duplication_cone`` (priority fusion weighs
-duplicating a producer with its operand cone).
+transpose kernel, `fusion.operand_layout`), ``duplication_cone`` (priority fusion weighs
+duplicating a producer with its operand cone) and ``cheap_gpu_math`` (f32/f16 ``exp``, ``sqrt``,
+``rsqrt``, ``divide`` may be recomputed in several kernels).
 cuBLAS and cuDNN custom calls are GEMM, convolution and flash-attention kernels
 (`hespas_py.estimate.library_calls`).
 
@@ -118,7 +119,8 @@ _NUMERIC_PARAMS = ("launch_overhead_s", "memory_efficiency", "tensor_efficiency"
 _ATTENTION_PARAMS = ("attention_efficiency", "attention_backward_efficiency")
 #: Params switching XLA's GPU-only rewrites on (`GpuRules` fields of the same names).
 _GPU_RULES = ("triton_normalization", "select_and_scatter_expansion", "cublas_gemm_operands",
-              "tree_reduction", "conv_input_pads", "cublas_operand_layouts", "duplication_cone")
+              "tree_reduction", "conv_input_pads", "cublas_operand_layouts", "duplication_cone",
+              "cheap_gpu_math")
 
 
 @register
@@ -178,7 +180,7 @@ class FusedRoofline(Roofline):
                               f"(known: {', '.join(sorted(PROFILES))})")
         #: (op, dtype) -> cycles per element weighting vector work (None: one FLOP per element).
         self.op_cycles = PROFILES.get(profile)
-        self.rules = GpuRules(**{p: bool(hardware.params.get(p, False)) for p in _GPU_RULES})
+        self.rules = GpuRules.of(hardware.params)
         #: Flash kernel efficiency by `Kernel.gemm_kind`.
         self.attention_eff = {
             FLASH_FORWARD: float(hardware.params.get("attention_efficiency", self.tensor_eff)),
