@@ -219,7 +219,8 @@ class FusedRoofline(Roofline):
             position = {_op_key(op): i for i, op in enumerate(ops)}
             self.planned_ops.update(position)
             for kernel in plan_kernels(ops, _scope_outputs(graph, scope, sunk),
-                                       self.fused_attention, folded, self.rules):
+                                       self.fused_attention, folded, self.rules,
+                                       entry=scope == 0):
                 last = max((op for op in kernel.anchors if _op_key(op) in position),
                            key=lambda op: position[_op_key(op)], default=None)
                 if last is not None:

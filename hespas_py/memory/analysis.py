@@ -122,7 +122,7 @@ def analyze(module: Module, fused_attention: bool = False, combine: Thresholds =
     returned = entry.ops[-1].operands if entry.ops else ()
     temporaries = scope_peak(entry.ops, entry.args, entry.arg_types, returned, fused_attention,
                              output_slots=returned, combine=combine,
-                             backend=_backend(backend), rules=rules)
+                             backend=_backend(backend), rules=rules, entry=True)
     arguments = [Buffer("parameter", t.shape, t.dtype, t.nbytes, "argument")
                  for t in entry.arg_types]
     producers = {r: op.name for op in entry.ops for r in op.results}

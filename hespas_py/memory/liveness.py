@@ -86,7 +86,8 @@ _IN_PLACE = IN_PLACE | {"scatter"}
 def scope_peak(ops: Sequence[Op], args: Sequence[int], arg_types: Sequence[TensorType],
                outputs: Collection[int], fused_attention: bool = False,
                output_slots: Sequence[int] = (), combine: Thresholds = DEFAULT_COMBINE,
-               backend: Backend = XLA_GPU, rules: GpuRules = GpuRules()) -> ScopePeak:
+               backend: Backend = XLA_GPU, rules: GpuRules = GpuRules(),
+               entry: bool = False) -> ScopePeak:
     """Peak temporaries of ``ops`` (one scope, program order) with arguments ``args`` (SSA ids
     and types); ``outputs``: SSA ids read after the scope (not temporaries; the scope's own
     returned values never are).
@@ -94,9 +95,10 @@ def scope_peak(ops: Sequence[Op], args: Sequence[int], arg_types: Sequence[Tenso
     ``output_slots``: the returned values (SSA ids, one per output buffer) whose buffers
     temporaries may borrow before the value is written (`borrow_output_buffers`); ``combine``:
     the collective combiners' thresholds; ``backend``: the compiler's properties; ``rules``:
-    XLA:GPU's rewrites that change which values its kernels write (`GpuRules`)."""
+    XLA:GPU's rewrites that change which values its kernels write (`GpuRules`); ``entry``: the
+    scope is the entry function (`added_buffers`)."""
     walk = _Walk(ops, args, arg_types, outputs, fused_attention, itertools.count(), combine,
-                 backend, rules)
+                 backend, rules, entry)
     return walk.peak(output_slots)
 
 
@@ -124,12 +126,14 @@ class _Walk:
 
     def __init__(self, ops: Sequence[Op], args: Sequence[int], arg_types: Sequence[TensorType],
                  outputs: Collection[int], fused_attention: bool, fresh: Iterator[int],
-                 combine: Thresholds, backend: Backend, rules: GpuRules) -> None:
+                 combine: Thresholds, backend: Backend, rules: GpuRules,
+                 entry: bool = False) -> None:
         self.fresh = fresh
         self.fused_attention = fused_attention
         self.combine = combine
         self.backend = backend
         self.rules = rules
+        self.entry = entry
         self.sliced_state: dict[int, set[int]] = {}  # per while node, `sliced_state`
         keys = {a: next(fresh) for a in args}
         self.scope = Scope(ops, keys, fresh)
@@ -264,7 +268,7 @@ class _Walk:
                          Buffer(added.op, added.type.shape, added.type.dtype, added.type.nbytes,
                                 "temporary"))
                 for added in added_buffers(self.planner, lambda g: self.time_of[id(
-                    self.planner.groups[g])], death)]
+                    self.planner.groups[g])], death, self.entry)]
 
     def _f32_operands(self, death: dict[int, int]) -> list[Interval]:
         """The f32 copies of the 16-bit float operands of widened ops (`Backend.f32_ops`,
