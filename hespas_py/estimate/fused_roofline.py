@@ -35,7 +35,9 @@ channel count, `fusion.convolution.channel_efficiency`), ``vector_op_cycles``
 measured cycles, `fusion.op_cycles`; absent: one FLOP per element), ``spanning_row_tile_s``
 (seconds a Triton row kernel's tile costs beyond its bytes when the tile spans one row of
 several broadcast rows, by what the kernel computes, `fusion.row_tiles`: each wave of
-``num_cores`` tiles adds it), plus roofline's ``f32_matmul_as_tf32``.
+``num_cores`` tiles adds it), ``loop_element_rate`` (elements per second a loop kernel
+processes at most: its time is at least its elements over that, `hespas_py.estimate.loop_rate`;
+absent: no floor), plus roofline's ``f32_matmul_as_tf32``.
 Missing params take the defaults in `DEFAULTS` (XLA's own constants where it has one).
 
 XLA's GPU-only rewrites, each switched on by a bool param of the GPU presets (`GpuRules`; which
@@ -95,6 +97,7 @@ from hespas_py.estimate.fusion import (FLASH_BACKWARD, FLASH_FORWARD, GpuRules, 
 from hespas_py.estimate.fusion.convolution import channel_efficiency
 from hespas_py.estimate.fusion.op_cycles import PROFILES, vector_work
 from hespas_py.estimate.fusion.row_tiles import CLASSES as ROW_TILE_CLASSES
+from hespas_py.estimate.loop_rate import loop_elements
 from hespas_py.estimate.roofline import Roofline
 from hespas_py.mlir.ops import Op
 from hespas_py.split.blocks import Block, BlockGraph
@@ -144,11 +147,12 @@ class FusedRoofline(Roofline):
         "spanning_row_tile_s": Table(NON_NEGATIVE, keys=ROW_TILE_CLASSES),
         "fused_attention": bool,
         "vector_op_cycles": str,
+        "loop_element_rate": NON_NEGATIVE,
         **{p: bool for p in _GPU_RULES},
         **{f"{p}_source": str for p in (*_NUMERIC_PARAMS, *_ATTENTION_PARAMS, "num_cores",
                                         "mxu_size", "conv_channel_padding",
                                         "conv_channel_efficiency", "vector_op_cycles",
-                                        "spanning_row_tile_s",
+                                        "spanning_row_tile_s", "loop_element_rate",
                                         *_GPU_RULES)},
     }
 
@@ -171,6 +175,8 @@ class FusedRoofline(Roofline):
         self.conv_channel_eff = {int(k): float(v) for k, v in
                                  hardware.params.get("conv_channel_efficiency", {}).items()}
         self.fused_attention = bool(hardware.params.get("fused_attention", False))
+        #: Elements per second a loop kernel processes at most (0: no floor, `loop_rate`).
+        self.loop_rate = float(hardware.params.get("loop_element_rate", 0.0))
         #: `row_tiles` class -> seconds per wave of spanning tiles.
         self.row_tile_s = {k: float(v) for k, v in
                            hardware.params.get("spanning_row_tile_s", {}).items()}
@@ -300,6 +306,8 @@ class FusedRoofline(Roofline):
         scatter = kernel.part == SCATTER or (kernel.kind is Kind.OPAQUE and any(
             op.short_name == "scatter" for op in kernel.ops))
         memory_s = kernel.bytes / (self.scatter_bandwidth if scatter else self.bandwidth)
+        if self.loop_rate > 0:
+            memory_s = max(memory_s, loop_elements(kernel) / self.loop_rate)
         time_s = (self.launch_s + compute_s + memory_s
                   - self.overlap * min(compute_s, memory_s))
         if kernel.row_tiles is not None and kernel.row_tiles[0] in self.row_tile_s:
