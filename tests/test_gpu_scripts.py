@@ -15,7 +15,8 @@ GPU_SCRIPTS = Path(__file__).resolve().parent.parent / "scripts" / "gpu"
 def scripts(monkeypatch):
     monkeypatch.syspath_prepend(str(GPU_SCRIPTS))
     yield
-    for name in ("kernel_chain", "dispatch_cost", "row_kernels", "measuring"):
+    for name in ("kernel_chain", "dispatch_cost", "row_kernels", "measuring",
+                 "graph_boundaries"):
         sys.modules.pop(name, None)
 
 
@@ -64,3 +65,17 @@ def test_row_kernels_reads_the_triton_tiles_of_an_optimized_module(scripts):
     hlo = ('%f = fusion(%p), backend_config={"fusion_backend_config":{"block_level_fusion_config"'
            ':{"num_warps":"8","output_tiles":[{"sizes":["4","1","4096"]}]},"kind":"__triton"}}')
     assert row_kernels.triton_tiles(hlo) == [{"sizes": [4, 1, 4096], "num_warps": 8}]
+
+
+def test_graph_boundaries_writes_a_slope_per_chain(scripts, tmp_path, monkeypatch):
+    monkeypatch.setenv("SMALL", "1")
+    import graph_boundaries
+
+    graph_boundaries.main(str(tmp_path / "g.json"))
+    result = json.loads((tmp_path / "g.json").read_text())
+    assert set(result["cases"]) == {"conv", "elementwise", "switch"}
+    for case in result["cases"].values():
+        assert case["per_step_s"] == pytest.approx(
+            (case["step_s_large"] - case["step_s_small"]) / (result["n_large"] - result["n_small"]))
+    assert graph_boundaries.busy_us({"a": {"us_per_step": 2.0}, "b": {"us_per_step": 3.0}}) == 5.0
+    assert {"device_kind", "jax", "date", "xla_flags", "run", "image"} <= set(result)

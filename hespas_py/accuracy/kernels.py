@@ -8,8 +8,8 @@ it ran for, or, for a library kernel launched inside a command buffer, from its 
 Each planned kernel of the fused roofline gets its class the same way from its ops. The step time
 left over by the profile's kernels is the GPU's idle time (``idle``): the host's dispatch of the
 call before the first kernel and after the last, and the gaps between kernels. The model's share
-of it is its host-dispatch cost (`hespas_py.estimate.dispatch`) and the launch gaps of its
-kernels (`hespas_py.estimate.launch_gaps`). A profile that lists only its largest kernels comes
+of it is its host-dispatch cost (`hespas_py.estimate.dispatch`) and the idle time around the
+kernels it launches outside command buffers (`hespas_py.estimate.launch_gaps`). A profile that lists only its largest kernels comes
 with the sum of all kernel time per step (``device_busy_ms_per_step`` in the ``measured.csv``
 beside it): the kernels it leaves out are ``unprofiled``, and the idle time is the step less
 that sum.
@@ -211,7 +211,10 @@ def model_classes(workload: Path, node: str, params: Mapping | None = None) -> d
         per_block.append(kernels)
         for kernel in kernels:
             seconds = estimator.kernel_cost(kernel)[0] * kernel.count
-            totals[kernel_class(kernel)] += ClassTime(kernel.count, seconds)
+            idle = kernel.gap_s * kernel.count  # the GPU's idle time around it (`launch_gaps`)
+            totals[kernel_class(kernel)] += ClassTime(kernel.count, seconds - idle)
+            if idle:
+                totals[IDLE] += ClassTime(0.0, idle)
     return dict(totals)
 
 

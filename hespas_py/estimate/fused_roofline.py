@@ -37,7 +37,9 @@ measured cycles, `fusion.op_cycles`; absent: one FLOP per element), ``spanning_r
 several broadcast rows, by what the kernel computes, `fusion.row_tiles`: each wave of
 ``num_cores`` tiles adds it), ``loop_element_rate`` (elements per second a loop kernel
 processes at most: its time is at least its elements over that, `hespas_py.estimate.loop_rate`;
-absent: no floor), plus roofline's ``f32_matmul_as_tf32``.
+absent: no floor), ``launch_gap_s`` (the GPU's idle time at the boundaries of XLA's command
+buffers, around the cuDNN convolutions launched alone, `hespas_py.estimate.launch_gaps`;
+absent: none), plus roofline's ``f32_matmul_as_tf32``.
 Missing params take the defaults in `DEFAULTS` (XLA's own constants where it has one).
 
 XLA's GPU-only rewrites, each switched on by a bool param of the GPU presets (`GpuRules`; which
@@ -97,6 +99,7 @@ from hespas_py.estimate.fusion import (FLASH_BACKWARD, FLASH_FORWARD, GpuRules, 
 from hespas_py.estimate.fusion.convolution import channel_efficiency
 from hespas_py.estimate.fusion.op_cycles import PROFILES, vector_work
 from hespas_py.estimate.fusion.row_tiles import CLASSES as ROW_TILE_CLASSES
+from hespas_py.estimate.launch_gaps import GAPS, with_launch_gaps
 from hespas_py.estimate.loop_rate import loop_elements
 from hespas_py.estimate.roofline import Roofline
 from hespas_py.mlir.ops import Op
@@ -148,11 +151,13 @@ class FusedRoofline(Roofline):
         "fused_attention": bool,
         "vector_op_cycles": str,
         "loop_element_rate": NON_NEGATIVE,
+        "launch_gap_s": Table(NON_NEGATIVE, keys=GAPS),
         **{p: bool for p in _GPU_RULES},
         **{f"{p}_source": str for p in (*_NUMERIC_PARAMS, *_ATTENTION_PARAMS, "num_cores",
                                         "mxu_size", "conv_channel_padding",
                                         "conv_channel_efficiency", "vector_op_cycles",
                                         "spanning_row_tile_s", "loop_element_rate",
+                                        "launch_gap_s",
                                         *_GPU_RULES)},
     }
 
@@ -175,6 +180,8 @@ class FusedRoofline(Roofline):
         self.conv_channel_eff = {int(k): float(v) for k, v in
                                  hardware.params.get("conv_channel_efficiency", {}).items()}
         self.fused_attention = bool(hardware.params.get("fused_attention", False))
+        #: Idle seconds at command-buffer boundaries, by `launch_gaps.GAPS` key.
+        self.launch_gaps = {k: float(v) for k, v in hardware.params.get("launch_gap_s", {}).items()}
         #: Elements per second a loop kernel processes at most (0: no floor, `loop_rate`).
         self.loop_rate = float(hardware.params.get("loop_element_rate", 0.0))
         #: `row_tiles` class -> seconds per wave of spanning tiles.
@@ -224,9 +231,9 @@ class FusedRoofline(Roofline):
                     sunk[number] = [loop.args[k] for k in positions]
             position = {_op_key(op): i for i, op in enumerate(ops)}
             self.planned_ops.update(position)
-            for kernel in plan_kernels(ops, _scope_outputs(graph, scope, sunk),
-                                       self.fused_attention, folded, self.rules,
-                                       entry=scope == 0):
+            planned = plan_kernels(ops, _scope_outputs(graph, scope, sunk), self.fused_attention,
+                                   folded, self.rules, entry=scope == 0)
+            for kernel in with_launch_gaps(planned, self.launch_gaps):
                 last = max((op for op in kernel.anchors if _op_key(op) in position),
                            key=lambda op: position[_op_key(op)], default=None)
                 if last is not None:
@@ -309,7 +316,7 @@ class FusedRoofline(Roofline):
         if self.loop_rate > 0:
             memory_s = max(memory_s, loop_elements(kernel) / self.loop_rate)
         time_s = (self.launch_s + compute_s + memory_s
-                  - self.overlap * min(compute_s, memory_s))
+                  - self.overlap * min(compute_s, memory_s) + kernel.gap_s)
         if kernel.row_tiles is not None and kernel.row_tiles[0] in self.row_tile_s:
             kind, tiles = kernel.row_tiles
             time_s += math.ceil(tiles / max(self.cores, 1)) * self.row_tile_s[kind]
