@@ -16,7 +16,7 @@ def scripts(monkeypatch):
     monkeypatch.syspath_prepend(str(GPU_SCRIPTS))
     yield
     for name in ("kernel_chain", "dispatch_cost", "row_kernels", "measuring",
-                 "graph_boundaries"):
+                 "graph_boundaries", "conv_shapes"):
         sys.modules.pop(name, None)
 
 
@@ -79,3 +79,22 @@ def test_graph_boundaries_writes_a_slope_per_chain(scripts, tmp_path, monkeypatc
             (case["step_s_large"] - case["step_s_small"]) / (result["n_large"] - result["n_small"]))
     assert graph_boundaries.busy_us({"a": {"us_per_step": 2.0}, "b": {"us_per_step": 3.0}}) == 5.0
     assert {"device_kind", "jax", "date", "xla_flags", "run", "image"} <= set(result)
+
+
+def test_conv_shapes_times_the_three_passes_of_depthwise_and_pointwise_shapes(
+        scripts, tmp_path, monkeypatch):
+    monkeypatch.setenv("SMALL", "1")
+    monkeypatch.setenv("MODEL", "mobilenetv2")
+    import conv_shapes
+
+    assert conv_shapes.DTYPE == conv_shapes.jnp.bfloat16 and conv_shapes.BATCH == 2
+    assert len(conv_shapes.MODELS["mobilenetv2"][2]) == 30
+    monkeypatch.setattr(conv_shapes, "SHAPES", [(8, 16, 16, 3, 1, 16), (8, 16, 24, 1, 1, 1)])
+    conv_shapes.main(str(tmp_path / "c.json"))
+    result = json.loads((tmp_path / "c.json").read_text())
+    depthwise, pointwise = result["shapes"]
+    assert result["model"] == "mobilenetv2" and result["dtype"] == "bfloat16"
+    assert depthwise["shape"]["groups"] == 16
+    assert depthwise["flops"] == 2 * 2 * 8 * 8 * 16 * 1 * 9  # one input channel per group
+    assert pointwise["flops"] == 2 * 2 * 8 * 8 * 24 * 16
+    assert {"forward", "backward_input", "backward_filter"} <= set(depthwise)
