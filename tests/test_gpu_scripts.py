@@ -16,7 +16,7 @@ def scripts(monkeypatch):
     monkeypatch.syspath_prepend(str(GPU_SCRIPTS))
     yield
     for name in ("kernel_chain", "dispatch_cost", "row_kernels", "measuring",
-                 "graph_boundaries", "conv_shapes"):
+                 "graph_boundaries", "conv_shapes", "gemm_layouts"):
         sys.modules.pop(name, None)
 
 
@@ -98,3 +98,14 @@ def test_conv_shapes_times_the_three_passes_of_depthwise_and_pointwise_shapes(
     assert depthwise["flops"] == 2 * 2 * 8 * 8 * 16 * 1 * 9  # one input channel per group
     assert pointwise["flops"] == 2 * 2 * 8 * 8 * 24 * 16
     assert {"forward", "backward_input", "backward_filter"} <= set(depthwise)
+
+
+def test_gemm_layouts_times_each_transposition_and_precision(scripts, tmp_path, monkeypatch):
+    monkeypatch.setenv("SMALL", "1")
+    import gemm_layouts
+
+    gemm_layouts.main(str(tmp_path / "g.json"))
+    cases = json.loads((tmp_path / "g.json").read_text())["cases"]
+    assert {(c["dtype"], c["layout"]) for c in cases} == {
+        (d, l) for d in ("bf16", "f32") for l in ("nn", "tn", "nt", "tt")}
+    assert all(c["flops"] == 2 * 256 ** 3 and c["call_s"] > 0 for c in cases)
