@@ -114,8 +114,10 @@ def test_accuracy_kernels_prints_classes_for_profiled_rows(tmp_path):
     resnet = document["kernels"]["resnet18_1dev 1xH100"]
     assert resnet["scatter"]["measured_s"] > 1e-3 and resnet["scatter"]["estimated_launches"] == 1
     assert resnet["conv_forward"]["estimated_s"] > 0 and resnet[IDLE]["measured_s"] > 2e-3
-    # the model's idle time is the host's dispatch of 168 arguments and 169 results
-    assert resnet[IDLE]["estimated_s"] == pytest.approx(83e-6 + 337 * 3.1e-6)
+    # the model's idle time is the host's dispatch of 168 arguments and 169 results, and the
+    # GPU's idle time around the 59 cuDNN calls launched outside command buffers
+    gaps = resnet[IDLE]["estimated_s"] - (83e-6 + 337 * 3.1e-6)
+    assert 0.1e-3 < gaps < 0.3e-3
     estimated = sum(c["estimated_s"] for c in resnet.values())
     assert estimated == pytest.approx(document["rows"][1]["estimated_s"], rel=1e-6)
 
