@@ -20,7 +20,7 @@ import jax
 import jax.numpy as jnp
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from measuring import kernel_durations, median_call, run_info  # noqa: E402
+from measuring import gpu_time, median_call, run_info  # noqa: E402
 
 SMALL = os.environ.get("SMALL") == "1"
 #: (m, n, k) of the cases: the f32 MLP's layer, and the calibration GEMM.
@@ -47,13 +47,12 @@ def main(path):
                 compiled, args = gemm(m, n, k, dtype, ta, tb)
                 case = {"m": m, "n": n, "k": k, "dtype": dname, "layout": lname,
                         "flops": 2 * m * n * k, "call_s": median_call(compiled, *args, iters=10)}
-                try:
-                    lines = kernel_durations(compiled, *args) or {}
-                    us = sum(v["us_per_step"] for v in lines.values())
+                lines, us, error = gpu_time(compiled, *args)
+                if error is None:
                     case.update(kernels={name.rsplit(" | ", 1)[-1]: v for name, v in lines.items()},
                                 gpu_us=us, tflops=case["flops"] / us * 1e-6 if us else None)
-                except Exception as exc:  # noqa: BLE001  (the call time stands without it)
-                    case["profile_error"] = repr(exc)[:300]
+                else:
+                    case["profile_error"] = error
                 result["cases"].append(case)
                 print(json.dumps({k: v for k, v in case.items() if k != "kernels"}), flush=True)
                 with open(path, "w") as f:

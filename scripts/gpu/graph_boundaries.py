@@ -4,7 +4,7 @@ buffers (``launch_gap_s`` of the node presets, `hespas_py.estimate.launch_gaps`)
 A cuDNN convolution is not a command-buffer command in XLA, so a program that alternates a
 convolution and a run of elementwise kernels (at least ``xla_gpu_graph_min_graph_size`` = 5,
 which XLA puts in a command buffer) switches into and out of a CUDA graph at every step. Three
-chains, each ``x = barrier(step(x))`` unrolled N times under ``jax.jit`` (as `kernel_chain.py`):
+chains, each ``x = barrier(step(x))`` unrolled N times under ``jax.jit`` (`kernel_chain.chain`):
 
 - ``conv``: a convolution long enough (tens of microseconds) that the host stays ahead; the
   slope less the convolution's kernel time is the gap *between* two convolutions;
@@ -18,7 +18,6 @@ profiling=true`` is set here unless given), and the idle time per step beside it
 
     [SMALL=1] python3 scripts/gpu/graph_boundaries.py OUT.json   (one GPU; SMALL=1: tiny, a CPU test)
 """
-import json
 import os
 import sys
 
@@ -28,7 +27,8 @@ import jax  # noqa: E402
 import jax.numpy as jnp  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from measuring import kernel_durations, median_call, run_info  # noqa: E402
+from kernel_chain import chain_slope  # noqa: E402
+from measuring import record, run_info  # noqa: E402
 
 SMALL = os.environ.get("SMALL") == "1"
 N_SMALL, N_LARGE, ITERS = (2, 6, 3) if SMALL else (16, 128, 20)
@@ -53,14 +53,6 @@ def _elementwise(x):
 STEPS = {"conv": _conv, "elementwise": _elementwise, "switch": lambda x: _elementwise(_conv(x))}
 
 
-def chain(step, n):
-    def run(x):
-        for _ in range(n):
-            x = jax.lax.optimization_barrier(step(x))
-        return x
-    return jax.jit(run)
-
-
 def busy_us(profile):
     """GPU kernel time per step of a `kernel_durations` profile (None without one)."""
     return sum(v["us_per_step"] for v in profile.values()) if profile else None
@@ -71,24 +63,14 @@ def main(path):
               "image": list(IMAGE), "cases": {}}
     x = jnp.full(IMAGE, 0.5, jnp.bfloat16)
     for name, step in STEPS.items():
-        small, large = chain(step, N_SMALL).lower(x).compile(), chain(step, N_LARGE).lower(x).compile()
-        t_small = median_call(small, x, iters=ITERS)
-        t_large = median_call(large, x, iters=ITERS)
-        case = {"step_s_small": t_small, "step_s_large": t_large,
-                "per_step_s": (t_large - t_small) / (N_LARGE - N_SMALL)}
-        try:
-            profile = kernel_durations(large, x)
-            busy = busy_us(profile)
-            case["profile_large"] = profile
-            if busy is not None:
-                case["kernel_s_per_step"] = busy * 1e-6 / N_LARGE
-                case["idle_s_per_step"] = case["per_step_s"] - case["kernel_s_per_step"]
-        except Exception as exc:  # noqa: BLE001  (the slope stands without the profile)
-            case["profile_error"] = repr(exc)[:300]
+        case = chain_slope(step, x, N_SMALL, N_LARGE, ITERS)
+        case["per_step_s"] = case.pop("slope_s")
+        busy = busy_us(case.get("profile_large"))
+        if busy is not None:
+            case["kernel_s_per_step"] = busy * 1e-6 / N_LARGE
+            case["idle_s_per_step"] = case["per_step_s"] - case["kernel_s_per_step"]
         result["cases"][name] = case
-        print(name, json.dumps({k: v for k, v in case.items() if k != "profile_large"}), flush=True)
-        with open(path, "w") as f:
-            json.dump(result, f, indent=1)
+        record(result, path, name, case)
 
 
 if __name__ == "__main__":

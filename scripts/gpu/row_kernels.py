@@ -27,7 +27,7 @@ import jax
 import jax.numpy as jnp
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from measuring import kernel_durations, median_call, run_info  # noqa: E402
+from measuring import gpu_time, median_call, run_info  # noqa: E402
 
 SMALL = bool(os.environ.get("SMALL"))
 #: (heads, sequence) of the scores: LLaMA-3 100M (9 heads) and 1B (32), both at 4096 tokens;
@@ -102,12 +102,9 @@ def main(path):
             row = {"case": name, "heads": heads, "seq": seq, "min_bytes": nbytes,
                    "triton": triton_tiles(compiled.as_text()),
                    "call_s": median_call(compiled, *args, iters=5 if SMALL else 20)}
-            try:
-                lines = kernel_durations(compiled, *args) or {}
-                row["kernels"] = lines
-                row["gpu_us"] = sum(v["us_per_step"] for v in lines.values())
-            except Exception as exc:  # noqa: BLE001
-                row["kernels_error"] = repr(exc)[:200]
+            lines, us, error = gpu_time(compiled, *args)
+            row.update({"kernels": lines, "gpu_us": us} if error is None
+                       else {"kernels_error": error})
             result["cases"].append(row)
             print(json.dumps({k: v for k, v in row.items() if k != "kernels"}), flush=True)
     with open(path, "w") as f:
