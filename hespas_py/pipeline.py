@@ -229,13 +229,14 @@ def _estimator(config: GenConfig):
 
 def memory_of(module, hardware: Hardware, combine: Thresholds) -> dict[str, Any]:
     """The ``memory`` entry of a module's stats: its per-device peak (`hespas_py.memory`),
-    planned with the hardware's ``fused_attention`` setting and the collectives combined as
-    ``combine`` says (off: as XLA's defaults do), against the hardware's capacity."""
-    from hespas_py.memory import analyze
+    planned with the hardware's ``fused_attention`` setting and GPU rewrites (`memory_rules`)
+    and the collectives combined as ``combine`` says (off: as XLA's defaults do), against the
+    hardware's capacity."""
+    from hespas_py.memory import analyze, memory_rules
     from hespas_py.split.combine import DEFAULT_COMBINE
 
     report = analyze(module, bool(hardware.params.get("fused_attention", False)),
-                     combine or DEFAULT_COMBINE)
+                     combine or DEFAULT_COMBINE, rules=memory_rules(hardware.params))
     return report.as_json(hardware.capacity_bytes)
 
 

@@ -5,7 +5,7 @@ Hespas paper's single-node rows (``hespas_py/data/step_times.csv``: ``system,wor
 runtime_s,note``; presets and workloads found by name, see `hespas_py.accuracy.cases`); the
 ``scale`` group holds published multi-node runs (``hespas_py/data/scale_step_times.csv``),
 whose table names every row's workload and presets; the ``gpu`` group holds single-device
-programs timed on one H100 (``hespas_py/data/gpu_step_times.csv``, same format; an empty
+programs timed on one H100 and one H200 (``hespas_py/data/gpu_step_times.csv``, same format; an empty
 ``system_preset``: one device, no network, the step is its compute), each with its
 XLA-optimized HLO and kernel profile beside the module (`hespas_py.accuracy.kernels`):
 
@@ -189,8 +189,9 @@ GROUPS: dict[str, Group] = {g.name: g for g in (
     Group("scale", "published multi-node runs: Pax GPT on 16-256 H100/A100, MaxText Llama on TPU v6e/7x",
           "scale_step_times.csv", parse_scale,
           flash_params={"fused_roofline": {"fused_attention": True}}),
-    Group("gpu", "single-device programs measured on one H100 with their XLA-optimized HLO and "
-                 "kernel profiles (workloads/gpu_h100)", "gpu_step_times.csv", parse_scale),
+    Group("gpu", "single-device programs measured on one H100 and one H200 with their "
+                 "XLA-optimized HLO and kernel profiles (workloads/gpu_h100, workloads/gpu_h200)",
+          "gpu_step_times.csv", parse_scale),
 )}
 
 

@@ -55,22 +55,24 @@ def conv_figures(batch: int, side: int, cin: int, cout: int, k: int, stride: int
 
 
 def passes(batch: int, side: int, cin: int, cout: int, k: int, stride: int, groups: int = 1,
-           seed: int = 0) -> dict[str, tuple[Callable, tuple[Any, ...]]]:
-    """pass -> (function, arguments): the forward convolution and its two gradients."""
+           seed: int = 0, dtype: Any = None) -> dict[str, tuple[Callable, tuple[Any, ...]]]:
+    """pass -> (function, arguments): the forward convolution and its two gradients, in
+    ``dtype`` (default f16)."""
     import jax
     import jax.numpy as jnp
 
     from hespas_py.calibrate.timing import random_array
 
+    dtype = jnp.float16 if dtype is None else dtype
     pad = [(k // 2, k // 2)] * 2
-    x = random_array((batch, side, side, cin), jnp.float16, seed, 0.1)
-    w = random_array((k, k, cin // groups, cout), jnp.float16, seed + 1, 0.1)
+    x = random_array((batch, side, side, cin), dtype, seed, 0.1)
+    w = random_array((k, k, cin // groups, cout), dtype, seed + 1, 0.1)
 
     def forward(x, w):
         return jax.lax.conv_general_dilated(x, w, (stride, stride), pad,
                                             dimension_numbers=("NHWC", "HWIO", "NHWC"),
                                             feature_group_count=groups)
-    dy = random_array(jax.eval_shape(forward, x, w).shape, jnp.float16, seed + 2, 0.1)
+    dy = random_array(jax.eval_shape(forward, x, w).shape, dtype, seed + 2, 0.1)
     return {"forward": (forward, (x, w)),
             "backward_input": (lambda dy, x, w: jax.vjp(forward, x, w)[1](dy)[0], (dy, x, w)),
             "backward_filter": (lambda dy, x, w: jax.vjp(forward, x, w)[1](dy)[1], (dy, x, w))}

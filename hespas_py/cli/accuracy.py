@@ -2,7 +2,7 @@
 
 The groups (`hespas_py.accuracy.rows.GROUPS`): ``hespas`` (the default; single-node rows, fast),
 ``scale`` (multi-node runs on up to 256 devices; slower) and ``gpu`` (single-device programs
-timed on one H100; ``--kernels`` sets their kernel profiles beside the estimate per kernel
+timed on one H100 and one H200; ``--kernels`` sets their kernel profiles beside the estimate per kernel
 class, `hespas_py.accuracy.kernels`). How rows become cases and
 predictions, and what the trend error is: `hespas_py.accuracy.cases`,
 `hespas_py.accuracy.evaluate`.

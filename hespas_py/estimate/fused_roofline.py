@@ -37,7 +37,11 @@ a type it lacks takes ``tensor_efficiency``; written by ``hespas calibrate``), `
 measured cycles, `fusion.op_cycles`; absent: one FLOP per element), ``spanning_row_tile_s``
 (seconds a Triton row kernel's tile costs beyond its bytes when the tile spans one row of
 several broadcast rows, by what the kernel computes, `fusion.row_tiles`: each wave of
-``num_cores`` tiles adds it), plus roofline's ``f32_matmul_as_tf32``.
+``num_cores`` tiles adds it), ``loop_element_rate`` (elements per second a loop kernel
+processes at most: its time is at least its elements over that, `hespas_py.estimate.loop_rate`;
+absent: no floor), ``launch_gap_s`` (the GPU's idle time at the boundaries of XLA's command
+buffers, around the cuDNN convolutions launched alone, `hespas_py.estimate.launch_gaps`;
+absent: none), plus roofline's ``f32_matmul_as_tf32``.
 Missing params take the defaults in `DEFAULTS` (XLA's own constants where it has one).
 
 XLA's GPU-only rewrites, each switched on by a bool param of the GPU presets (`GpuRules`; which
@@ -51,8 +55,9 @@ for one race-free kernel runs as partial reductions and a reduction of the parti
 `fusion.tree_reduction`), ``conv_input_pads`` (a forward convolution with uneven padding or
 padded channels reads a padded copy of its input, `fusion.convolution.padded_input`),
 ``cublas_operand_layouts`` (a dot operand stored in a layout cuBLAS cannot read is rewritten by a
-transpose kernel, `fusion.operand_layout`) and ``duplication_cone`` (priority fusion weighs
-duplicating a producer with its operand cone).
+transpose kernel, `fusion.operand_layout`), ``duplication_cone`` (priority fusion weighs
+duplicating a producer with its operand cone) and ``cheap_gpu_math`` (f32/f16 ``exp``, ``sqrt``,
+``rsqrt``, ``divide`` may be recomputed in several kernels).
 cuBLAS and cuDNN custom calls are GEMM, convolution and flash-attention kernels
 (`hespas_py.estimate.library_calls`).
 
@@ -96,6 +101,8 @@ from hespas_py.estimate.fusion import (FLASH_BACKWARD, FLASH_FORWARD, GpuRules, 
 from hespas_py.estimate.fusion.convolution import channel_efficiency
 from hespas_py.estimate.fusion.op_cycles import PROFILES, vector_work
 from hespas_py.estimate.fusion.row_tiles import CLASSES as ROW_TILE_CLASSES
+from hespas_py.estimate.launch_gaps import GAPS, with_launch_gaps
+from hespas_py.estimate.loop_rate import loop_elements
 from hespas_py.estimate.roofline import Roofline
 from hespas_py.mlir.ops import Op
 from hespas_py.split.blocks import Block, BlockGraph
@@ -124,7 +131,8 @@ _NUMERIC_PARAMS = ("launch_overhead_s", "memory_efficiency", "tensor_efficiency"
 _ATTENTION_PARAMS = ("attention_efficiency", "attention_backward_efficiency")
 #: Params switching XLA's GPU-only rewrites on (`GpuRules` fields of the same names).
 _GPU_RULES = ("triton_normalization", "select_and_scatter_expansion", "cublas_gemm_operands",
-              "tree_reduction", "conv_input_pads", "cublas_operand_layouts", "duplication_cone")
+              "tree_reduction", "conv_input_pads", "cublas_operand_layouts", "duplication_cone",
+              "cheap_gpu_math")
 
 
 @register
@@ -149,12 +157,15 @@ class FusedRoofline(Roofline):
         "spanning_row_tile_s": Table(NON_NEGATIVE, keys=ROW_TILE_CLASSES),
         "fused_attention": bool,
         "vector_op_cycles": str,
+        "loop_element_rate": NON_NEGATIVE,
+        "launch_gap_s": Table(NON_NEGATIVE, keys=GAPS),
         **{p: bool for p in _GPU_RULES},
         **{f"{p}_source": str for p in (*_NUMERIC_PARAMS, *_ATTENTION_PARAMS, "num_cores",
                                         "mxu_size", "conv_channel_padding",
                                         "conv_channel_efficiency", "vector_op_cycles",
                                         "tensor_efficiency_by_dtype",
-                                        "spanning_row_tile_s",
+                                        "spanning_row_tile_s", "loop_element_rate",
+                                        "launch_gap_s",
                                         *_GPU_RULES)},
     }
 
@@ -180,6 +191,10 @@ class FusedRoofline(Roofline):
         self.conv_channel_eff = {int(k): float(v) for k, v in
                                  hardware.params.get("conv_channel_efficiency", {}).items()}
         self.fused_attention = bool(hardware.params.get("fused_attention", False))
+        #: Idle seconds at command-buffer boundaries, by `launch_gaps.GAPS` key.
+        self.launch_gaps = {k: float(v) for k, v in hardware.params.get("launch_gap_s", {}).items()}
+        #: Elements per second a loop kernel processes at most (0: no floor, `loop_rate`).
+        self.loop_rate = float(hardware.params.get("loop_element_rate", 0.0))
         #: `row_tiles` class -> seconds per wave of spanning tiles.
         self.row_tile_s = {k: float(v) for k, v in
                            hardware.params.get("spanning_row_tile_s", {}).items()}
@@ -189,7 +204,7 @@ class FusedRoofline(Roofline):
                               f"(known: {', '.join(sorted(PROFILES))})")
         #: (op, dtype) -> cycles per element weighting vector work (None: one FLOP per element).
         self.op_cycles = PROFILES.get(profile)
-        self.rules = GpuRules(**{p: bool(hardware.params.get(p, False)) for p in _GPU_RULES})
+        self.rules = GpuRules.of(hardware.params)
         #: Flash kernel efficiency by `Kernel.gemm_kind`.
         self.attention_eff = {
             FLASH_FORWARD: float(hardware.params.get("attention_efficiency", self.tensor_eff)),
@@ -227,8 +242,9 @@ class FusedRoofline(Roofline):
                     sunk[number] = [loop.args[k] for k in positions]
             position = {_op_key(op): i for i, op in enumerate(ops)}
             self.planned_ops.update(position)
-            for kernel in plan_kernels(ops, _scope_outputs(graph, scope, sunk),
-                                       self.fused_attention, folded, self.rules):
+            planned = plan_kernels(ops, _scope_outputs(graph, scope, sunk), self.fused_attention,
+                                   folded, self.rules, entry=scope == 0)
+            for kernel in with_launch_gaps(planned, self.launch_gaps):
                 last = max((op for op in kernel.anchors if _op_key(op) in position),
                            key=lambda op: position[_op_key(op)], default=None)
                 if last is not None:
@@ -309,8 +325,10 @@ class FusedRoofline(Roofline):
         scatter = kernel.part == SCATTER or (kernel.kind is Kind.OPAQUE and any(
             op.short_name == "scatter" for op in kernel.ops))
         memory_s = kernel.bytes / (self.scatter_bandwidth if scatter else self.bandwidth)
+        if self.loop_rate > 0:
+            memory_s = max(memory_s, loop_elements(kernel) / self.loop_rate)
         time_s = (self.launch_s + compute_s + memory_s
-                  - self.overlap * min(compute_s, memory_s))
+                  - self.overlap * min(compute_s, memory_s) + kernel.gap_s)
         if kernel.row_tiles is not None and kernel.row_tiles[0] in self.row_tile_s:
             kind, tiles = kernel.row_tiles
             time_s += math.ceil(tiles / max(self.cores, 1)) * self.row_tile_s[kind]

@@ -13,11 +13,13 @@ the outputs as XLA counts it.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
 
 from hespas_py.errors import HespasError
+from hespas_py.estimate.fusion.rules import GpuRules
 from hespas_py.memory.backend import BACKENDS, Backend
 from hespas_py.memory.intervals import TOP_BUFFERS, Buffer
 from hespas_py.memory.liveness import scope_peak
@@ -97,18 +99,30 @@ def _backend(name: str | Backend) -> Backend:
     return BACKENDS[name]
 
 
+def memory_rules(params: Mapping[str, Any]) -> GpuRules:
+    """The GPU rewrites (`GpuRules`) a hardware's params switch on that the memory analysis
+    plans with: all but ``duplication_cone``. Those that change which values XLA:GPU's kernels
+    write (Triton normalizations recomputed in their readers, GEMMs reading operands as stored,
+    cheap f32 math recomputed) bring the transformer steps' peaks to XLA's (GPT-2 +44.6% ->
+    +6.1% on the H200); duplicating producers with their operand cone keeps ResNet-50's forward
+    residual sums and BatchNorm outputs for the backward pass, which XLA's buffer assignment does
+    not hold (+2.8% -> +23%: `configs/nodes/README.md`, ``duplication_cone``)."""
+    return dataclasses.replace(GpuRules.of(params), duplication_cone=False)
+
+
 def analyze(module: Module, fused_attention: bool = False, combine: Thresholds = DEFAULT_COMBINE,
-            backend: str | Backend = "gpu") -> MemoryReport:
+            backend: str | Backend = "gpu", rules: GpuRules = GpuRules()) -> MemoryReport:
     """The per-device memory of ``module``'s entry function (see the module docstring);
     ``fused_attention`` plans attention as flash kernels, as the estimator would; ``combine``:
     the thresholds of XLA's collective combiners (default: XLA's own); ``backend``: whose
     compiler to follow, ``gpu`` (XLA:GPU), ``cpu`` (the installed jaxlib's XLA:CPU,
-    `backend.XLA_CPU`) or a `Backend`; another name raises `HespasError`."""
+    `backend.XLA_CPU`) or a `Backend`; another name raises `HespasError`; ``rules``: XLA:GPU's
+    rewrites to plan with (`memory_rules` of a hardware's params; none by default)."""
     entry = module.functions[module.entry]
     returned = entry.ops[-1].operands if entry.ops else ()
     temporaries = scope_peak(entry.ops, entry.args, entry.arg_types, returned, fused_attention,
                              output_slots=returned, combine=combine,
-                             backend=_backend(backend))
+                             backend=_backend(backend), rules=rules, entry=True)
     arguments = [Buffer("parameter", t.shape, t.dtype, t.nbytes, "argument")
                  for t in entry.arg_types]
     producers = {r: op.name for op in entry.ops for r in op.results}
@@ -124,10 +138,12 @@ def analyze(module: Module, fused_attention: bool = False, combine: Thresholds =
 
 
 def peak_of_file(path: str | Path, module: int | None = None,
-                 fused_attention: bool = False, backend: str | Backend = "gpu") -> MemoryReport:
+                 fused_attention: bool = False, backend: str | Backend = "gpu",
+                 rules: GpuRules = GpuRules()) -> MemoryReport:
     """`analyze` of the module in ``path`` (module ``module``, from 1, of a file of several);
-    ``backend`` as `analyze` takes it; bad input raises `HespasError` as `load_module` does.
-    For callers that hold no `Module` (`bench/memory.py`, scripts)."""
+    ``backend`` and ``rules`` as `analyze` takes them; bad input raises `HespasError` as
+    `load_module` does. For callers that hold no `Module` (`bench/memory.py`, scripts)."""
     from hespas_py.mlir.reader import load_module
 
-    return analyze(load_module(path, module=module), fused_attention, backend=backend)
+    return analyze(load_module(path, module=module), fused_attention, backend=backend,
+                   rules=rules)

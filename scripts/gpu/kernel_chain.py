@@ -11,18 +11,32 @@ last one's output. The per-kernel cost is the slope of the step time between N_S
     [CASES=a,b] python3 scripts/gpu/kernel_chain.py OUT.json   (one GPU; a CPU runs it too, as a test)
 Writes OUT.json: device, date, jax version, XLA_FLAGS and per case the step times and slope.
 """
-import json
 import os
 import sys
 
 import jax.numpy as jnp
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from measuring import kernel_durations  # noqa: E402
+from measuring import kernel_durations, record  # noqa: E402
 from hespas_py.calibrate.launch import chain, chain_cases  # noqa: E402
 from hespas_py.calibrate.timing import median_call, run_info  # noqa: E402
 
 N_SMALL, N_LARGE, ITERS = 32, 512, 30
+
+
+def chain_slope(step, x, n_small, n_large, iters):
+    """Step times of ``n_small`` and ``n_large`` chained steps from ``x``, their slope per step
+    (``slope_s``), and the large chain's profile (or why there is none)."""
+    small = chain(step, n_small).lower(x).compile()
+    large = chain(step, n_large).lower(x).compile()
+    t_small, t_large = median_call(small, x, iters=iters), median_call(large, x, iters=iters)
+    case = {"step_s_small": t_small, "step_s_large": t_large,
+            "slope_s": (t_large - t_small) / (n_large - n_small)}
+    try:
+        case["profile_large"] = kernel_durations(large, x)
+    except Exception as exc:  # noqa: BLE001  (the slope stands without the profile)
+        case["profile_error"] = repr(exc)[:300]
+    return case
 
 
 def main(path):
@@ -31,21 +45,11 @@ def main(path):
     for name, shape, dtype, step in chain_cases():
         if only and name not in only:
             continue
-        x = jnp.full(shape, 0.5, dtype)
-        small, large = chain(step, N_SMALL).lower(x).compile(), chain(step, N_LARGE).lower(x).compile()
-        t_small = median_call(small, x, iters=ITERS)
-        t_large = median_call(large, x, iters=ITERS)
+        measured = chain_slope(step, jnp.full(shape, 0.5, dtype), N_SMALL, N_LARGE, ITERS)
         case = {"shape": list(shape), "dtype": str(jnp.dtype(dtype)),
-                "step_s_small": t_small, "step_s_large": t_large,
-                "per_kernel_s": (t_large - t_small) / (N_LARGE - N_SMALL)}
-        try:
-            case["profile_large"] = kernel_durations(large, x)
-        except Exception as exc:  # noqa: BLE001  (the slope stands without the profile)
-            case["profile_error"] = repr(exc)[:300]
+                "per_kernel_s": measured.pop("slope_s"), **measured}
         result["cases"][name] = case
-        print(name, json.dumps({k: v for k, v in case.items() if k != "profile_large"}), flush=True)
-        with open(path, "w") as f:
-            json.dump(result, f, indent=1)
+        record(result, path, name, case)
 
 
 if __name__ == "__main__":

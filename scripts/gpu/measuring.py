@@ -38,3 +38,21 @@ def kernel_durations(compiled, *args):
             lines.setdefault(name, []).append(e.get("dur", 0.0))
     return {name: {"events_per_step": len(d) / 3, "us_per_step": sum(d) / 3,
                    "median_us": statistics.median(d)} for name, d in lines.items()}
+
+
+def gpu_time(compiled, *args):
+    """(`kernel_durations` lines, their GPU µs per step, None) of a program, or (None, None,
+    the error) where the profiler fails (a result stands without it)."""
+    try:
+        lines = kernel_durations(compiled, *args) or {}
+    except Exception as exc:  # noqa: BLE001
+        return None, None, repr(exc)[:300]
+    return lines, sum(v["us_per_step"] for v in lines.values()), None
+
+
+def record(result, path, label, case, hidden=("profile_large",)):
+    """Print ``case`` (less its ``hidden`` entries) after ``label`` and write ``result``, which
+    holds it, to ``path`` (partial results survive a timeout)."""
+    print(label, json.dumps({k: v for k, v in case.items() if k not in hidden}), flush=True)
+    with open(path, "w") as f:
+        json.dump(result, f, indent=1)

@@ -25,7 +25,7 @@ import sys
 import jax
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from measuring import kernel_durations  # noqa: E402
+from measuring import gpu_time  # noqa: E402
 from hespas_py.calibrate.rows import cases, triton_tiles  # noqa: E402
 from hespas_py.calibrate.timing import median_call, run_info  # noqa: E402
 
@@ -46,12 +46,9 @@ def main(path):
             row = {"case": name, "heads": heads, "seq": seq, "min_bytes": nbytes,
                    "triton": triton_tiles(compiled.as_text()),
                    "call_s": median_call(compiled, *args, iters=5 if SMALL else 20)}
-            try:
-                lines = kernel_durations(compiled, *args) or {}
-                row["kernels"] = lines
-                row["gpu_us"] = sum(v["us_per_step"] for v in lines.values())
-            except Exception as exc:  # noqa: BLE001
-                row["kernels_error"] = repr(exc)[:200]
+            lines, us, error = gpu_time(compiled, *args)
+            row.update({"kernels": lines, "gpu_us": us} if error is None
+                       else {"kernels_error": error})
             result["cases"].append(row)
             print(json.dumps({k: v for k, v in row.items() if k != "kernels"}), flush=True)
     with open(path, "w") as f:
