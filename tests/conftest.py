@@ -33,3 +33,13 @@ def _fresh_hespas_logger():
     saved = (logger.handlers[:], logger.level, logger.propagate)
     yield
     logger.handlers[:], logger.level, logger.propagate = saved
+
+
+@pytest.fixture(autouse=True)
+def _parser_trusted_again(monkeypatch):
+    """Each test starts as a fresh run would: a parse an earlier test made fail on purpose does
+    not keep this process from parsing (`hespas_py.mlir.source`; every malformed file the
+    tests parse in-process fails cleanly: the one known to corrupt memory runs in a subprocess)."""
+    from hespas_py.mlir import source
+
+    monkeypatch.setattr(source, "_failed_on", None)
