@@ -6,6 +6,8 @@ same traces and configs, copied from ../shared/refsim as facts; ASTRA-sim itself
 
 from __future__ import annotations
 
+import json
+
 import random
 from pathlib import Path
 
@@ -270,8 +272,9 @@ def test_load_system_dir_reads_the_astra_sim_folder(tmp_path):
     folder = tmp_path / "box" / "astra-sim"
     folder.mkdir(parents=True)
     (folder / "network.yml").write_text(RING4.to_yaml())
-    (folder / "system.json").write_text('{"preferred-dataset-splits": 2, '
-                                        '"all-reduce-implementation": ["direct"]}')
+    (folder / "system.json").write_text(json.dumps({
+        "preferred-dataset-splits": 2, "all-reduce-implementation": ["direct"],
+        **{f"{c}-implementation": ["ring"] for c in ("all-gather", "reduce-scatter", "all-to-all")}}))
     setup = load_system_dir(tmp_path / "box")
     assert setup.network == RING4
     assert setup.system.preferred_dataset_splits == 2
