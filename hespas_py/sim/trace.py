@@ -95,7 +95,8 @@ class Trace:
 
 def index_trace(path: Path, nodes: list[TraceNode], digest: bytes,
                 node_shapes: list[bytes] | None = None) -> Trace:
-    """Check and index decoded nodes (ids unique, parents present, something issuable);
+    """Check and index decoded nodes (ids unique, parents present, something issuable unless
+    there is nothing);
     ``node_shapes``: each node's `node_shape`, when known."""
     index = {}
     for position, node in enumerate(nodes):
@@ -111,8 +112,8 @@ def index_trace(path: Path, nodes: list[TraceNode], digest: bytes,
                                   "in the trace")
             children[parent_position].append(position)
     counts = tuple(len(node.deps) for node in nodes)
-    if 0 not in counts:
-        raise HespasError(f"{path}: no node is free of dependencies (empty trace or a cycle)")
+    if counts and 0 not in counts:  # an empty trace finishes at tick 0, as in ASTRA-sim
+        raise HespasError(f"{path}: no node is free of dependencies (a cycle)")
     if node_shapes is None:
         node_shapes = list(map(node_shape, nodes))
     return Trace(path, tuple(nodes), index, tuple(map(tuple, children)), counts, digest,
