@@ -29,12 +29,12 @@ from typing import Any, Iterator
 # stderr. The same default as jax's, and only where the user set none: warnings still show.
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "1")
 
-from jaxlib.mlir._mlir_libs import _chlo as chlo  # noqa: E402 - after the logging default
-from jaxlib.mlir._mlir_libs import _jax_mlir_ext, _mlir  # noqa: E402
-from jaxlib.mlir._mlir_libs import _mlirHlo as mhlo  # noqa: E402
-from jaxlib.mlir._mlir_libs import _stablehlo as stablehlo  # noqa: E402
-from jaxlib.mlir._mlir_libs._mlir import ir  # noqa: E402
-from jaxlib.version import __version__ as JAXLIB_VERSION  # noqa: E402
+from jaxlib.mlir._mlir_libs import _chlo as chlo
+from jaxlib.mlir._mlir_libs import _jax_mlir_ext, _mlir
+from jaxlib.mlir._mlir_libs import _mlirHlo as mhlo
+from jaxlib.mlir._mlir_libs import _stablehlo as stablehlo
+from jaxlib.mlir._mlir_libs._mlir import ir
+from jaxlib.version import __version__ as JAXLIB_VERSION
 
 __all__ = ["JAXLIB_RELEASE", "JAXLIB_VERSION", "backends_initialized", "chlo",
            "compile_on_one_device", "compiled_hlo_proto", "generic_op_views", "hlo_cost_analysis",

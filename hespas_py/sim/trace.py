@@ -172,11 +172,17 @@ def load_traces(paths: list[Path]) -> list[Trace]:
     by_inode: dict[tuple[int, int], Trace] = {}
     by_digest: dict[bytes, Trace] = {}
     traces = []
-    for path in paths:
+    for npu, path in enumerate(paths):
         try:
             stat = os.stat(path)
         except FileNotFoundError:
-            raise HespasError(f"{path}: no such file (ASTRA-sim needs one trace per NPU)") from None
+            found = sum(p.is_file() for p in paths)
+            if not found:
+                raise HespasError(f"{path}: no such file (ASTRA-sim needs one trace per NPU)") \
+                    from None
+            raise HespasError(f"{path.parent}: {found} traces for a network of {len(paths)} NPUs "
+                              f"(no {path.name}); ASTRA-sim needs one per NPU, {paths[0].name} "
+                              f"to {paths[-1].name}") from None
         inode = (stat.st_dev, stat.st_ino)
         trace = by_inode.get(inode)
         if trace is None:
