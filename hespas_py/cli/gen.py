@@ -51,14 +51,16 @@ def _progress_bar():
     """A rich progress display and the pipeline hook that drives it."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+    # Redrawn by the hook, not by rich's refresh thread: a process with a thread does not fork
+    # (`hespas_py.forking`), and the reader and writer do on big modules.
     progress = Progress(TextColumn("{task.description:>9}"), BarColumn(), MofNCompleteColumn(),
-                        TimeElapsedColumn(), transient=True)
+                        TimeElapsedColumn(), transient=True, auto_refresh=False)
     tasks: dict[str, Any] = {}
 
     def hook(phase: str, done: int, total: int) -> None:
         if phase not in tasks:
             tasks[phase] = progress.add_task(phase, total=total or None)
-        progress.update(tasks[phase], completed=done, total=total or None)
+        progress.update(tasks[phase], completed=done, total=total or None, refresh=True)
 
     return progress, hook
 
