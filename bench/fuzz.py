@@ -37,7 +37,8 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 ENTRY = "import sys; from hespas_py.cli.main import main; sys.argv[0] = 'hespas'; main()"
