@@ -18,6 +18,7 @@ Every finding is kept under ``--findings`` (its input, command and output) to be
 mutations are seeded (``--seed``): a run can be repeated case for case.
 
     nice -n 10 python3 bench/fuzz.py --minutes 30 [--jobs 2] [--seed 1] [--findings DIR]
+    python3 bench/fuzz.py --rerun DIR      # each kept finding again, with its outcome now
 """
 
 from __future__ import annotations
@@ -277,6 +278,18 @@ def seeds(scratch: Path) -> tuple[Path, Path]:
     return traces, cache
 
 
+def rerun(findings: Path, timeout: float) -> None:
+    """Run every finding kept under ``findings`` again and print its outcome now."""
+    for kept in sorted(p for p in findings.iterdir() if (p / "command.json").is_file()):
+        command = json.loads((kept / "command.json").read_text())
+        files = {str(p.relative_to(kept)): p.read_bytes() for p in kept.rglob("*")
+                 if p.is_file() and p.name not in ("command.json", "stderr.txt")}
+        case = Case("rerun", files, command["args"], command.get("output", "out"))
+        outcome, stderr, _ = run_case(case, Path(command["traces"]), timeout)
+        last = stderr.strip().splitlines()[-1] if stderr.strip() else ""
+        print(f"{kept.name}: {outcome}: {last[:160]}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--minutes", type=float, default=30)
@@ -286,10 +299,16 @@ def main() -> None:
     parser.add_argument("--timeout", type=float, default=120, help="seconds before a hang")
     parser.add_argument("--findings", type=Path, default=Path("fuzz-findings"))
     parser.add_argument("--kinds", default="", help="comma-separated subset of the kinds")
+    parser.add_argument("--rerun", type=Path, help="rerun the findings kept in this folder")
     options = parser.parse_args()
+    if options.rerun:
+        rerun(options.rerun, options.timeout)
+        return
     rng = random.Random(options.seed)
-    scratch = Path(tempfile.mkdtemp(prefix="hespas-fuzz-seeds-"))
-    traces, cache = seeds(scratch)
+    scratch = options.findings / "seeds"  # kept: a finding of a trace run reads them again
+    shutil.rmtree(scratch, ignore_errors=True)
+    scratch.mkdir(parents=True)
+    traces, cache = seeds(scratch.resolve())
     kinds: dict[str, Callable[[random.Random], Case]] = {
         "mlir": mlir_case, "node": node_case, "system": system_case,
         "trace": lambda r: trace_case(r, traces), "sweep": sweep_case,
@@ -326,10 +345,10 @@ def main() -> None:
                         (keep / name).parent.mkdir(parents=True, exist_ok=True)
                         (keep / name).write_bytes(data)
                     (keep / "command.json").write_text(json.dumps(
-                        {"args": case.args, "traces": str(traces), "seconds": seconds}))
+                        {"args": case.args, "output": case.output, "traces": str(traces),
+                         "seconds": seconds}))
                     (keep / "stderr.txt").write_text(stderr)
                     print(f"{outcome}: {case.kind}: {' '.join(case.args)} -> {keep}", flush=True)
-    shutil.rmtree(scratch, ignore_errors=True)
     print(f"{sum(counts.values())} cases in {(time.monotonic() - begun) / 60:.1f} min "
           f"(seed {options.seed}, {options.jobs} at a time):")
     for outcome, n in counts.most_common():

@@ -311,3 +311,25 @@ def test_string_where_trace_show_expects_a_number(tmp_path, capsys, monkeypatch)
     code, _, stderr = hespas(capsys, monkeypatch, "trace", "show", trace)
     assert code == 2 and stderr.count("\n") == 1, stderr
     assert 'attribute num_ops must be a number, got "many"' in stderr
+
+
+@pytest.mark.parametrize("kind", ["node config", "sweep spec", "trace folder"])
+def test_a_file_that_is_not_utf8_is_one_error_line(kind, tmp_path, capsys, monkeypatch) -> None:
+    """Found by bench/fuzz.py: a byte that is not UTF-8 in a JSON or YAML input was a traceback."""
+    bad = b'{"perf_estimator": \x9e}'
+    if kind == "node config":
+        (tmp_path / "node.json").write_bytes(bad)
+        argv = gen(tmp_path / "node.json", MLP, "-o", tmp_path / "out")
+    elif kind == "sweep spec":
+        (tmp_path / "spec.yaml").write_bytes(b"workloads: [\xc4]\n")
+        argv = ["sweep", tmp_path / "spec.yaml", "--out", tmp_path / "out"]
+    else:
+        code, _, stderr = hespas(capsys, monkeypatch, *gen("H100_80GB", MLP, "-o", tmp_path / "t"))
+        assert code == 0, stderr
+        (tmp_path / "t" / "module_stats.json").write_bytes(bad)
+        argv = ["trace", "show", tmp_path / "t"]
+    code, stdout, stderr = hespas(capsys, monkeypatch, *argv)
+    assert code == 2 and "Traceback" not in stderr
+    assert [line for line in stderr.splitlines() if line.startswith("error:")] == [
+        line for line in stderr.splitlines() if "not UTF-8 at byte" in line]
+    assert not (tmp_path / "out").exists()

@@ -258,6 +258,8 @@ def read_config(path: str | Path) -> dict[str, Any]:
         text = path.read_text()
     except OSError as exc:
         raise HespasError(f"{path}: cannot read config ({exc.strerror or exc})") from None
+    except UnicodeDecodeError as exc:
+        raise HespasError(f"{path}: not a JSON text file (not UTF-8 at byte {exc.start})") from None
     try:
         config = json.loads(text)
     except json.JSONDecodeError as exc:
