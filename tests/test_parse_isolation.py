@@ -91,3 +91,16 @@ def test_a_good_module_is_parsed_once_here() -> None:
     """The common case costs no child: the module is parsed in this process."""
     load_module(MLP)
     assert source._failed_on is None
+
+
+def test_a_convolution_index_the_parser_would_allocate_for_is_refused_first(tmp_path) -> None:
+    """Found by bench/fuzz.py: a spatial index of 2^31 in a convolution's dimension numbers made
+    the parser grow to 17 GB (a vector sized by the index); it is refused before parsing."""
+    compute = (DATA / "compute.mlir").read_text()
+    path = tmp_path / "conv.mlir"
+    path.write_text(compute.replace("[o, i, 0, 1]", "[o, i, 2147483648, 1]", 1))
+    with pytest.raises(HespasError, match=r"conv.mlir: line 8: convolution dimension 2147483648 "
+                                          r"out of range in \[o, i, 2147483648, 1\]"):
+        load_module(path)
+    assert source._failed_on is None
+    assert load_module(DATA / "compute.mlir").ops

@@ -199,6 +199,8 @@ def parse(source: ModuleSource, *,
     if _failed_on is not None and after_failure is None:
         raise ParserFailed(f"{source.label}: not parsed in this process: the MLIR parser failed "
                            f"on {_failed_on} before")
+    if isinstance(source.data, str):
+        _refuse_unbounded(source)
     context = make_context(allow_unregistered_dialects=True)
     try:
         module = ir.Module.parse(source.data, context)
@@ -224,6 +226,32 @@ def _deserialized(source: ModuleSource, context: ir.Context, retry: bool) -> ir.
             _refuse_more(source.label, "the VHLO deserializer")
         raise HespasError(f"{source.label}: cannot deserialize the VHLO portable artifact: "
                           f"{_one_line(error)}") from None
+
+
+def _refuse_unbounded(source: ModuleSource) -> None:
+    """`HespasError` for text the parser would spend memory without bound on before failing: a
+    convolution's dimension numbers (``[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]``) whose spatial
+    index is not below its list's length (the verifier's rule) make StableHLO's parser size a
+    vector by that index (2^31: 17 GB, then an error message as long). Scanned only around
+    ``]x[``, so a module without convolutions pays one string search."""
+    text = source.data
+    assert isinstance(text, str)
+    at = text.find("]x[")
+    while at >= 0:
+        match = _CONV_DIMENSIONS.match(text, text.rfind("[", 0, at), at + 400)
+        if match is not None:
+            for entries in match.groups():
+                names = [e.strip() for e in entries.split(",")]
+                for name in names:
+                    if name.isdigit() and int(name) >= len(names):
+                        line = text.count("\n", 0, at) + 1
+                        raise HespasError(f"{source.label}: line {line}: convolution dimension "
+                                          f"{name[:20]} out of range in [{entries[:60]}]")
+        at = text.find("]x[", at + 3)
+
+
+#: A convolution's dimension numbers: three lists of ``b``, ``f``, ``i``, ``o`` and indices.
+_CONV_DIMENSIONS = re.compile(r"\[([^\[\]]*)\]x\[([^\[\]]*)\]->\[([^\[\]]*)\]")
 
 
 def _refuse_more(label: str, what: str) -> NoReturn:
