@@ -70,7 +70,7 @@ def test_xla_info_lines_are_off_unless_the_user_asks(user_level, shown) -> None:
     if user_level is not None:
         env["TF_CPP_MIN_LOG_LEVEL"] = user_level
     env["PYTHONPATH"] = os.pathsep.join(filter(None, (str(REPO), env.get("PYTHONPATH"))))
-    done = subprocess.run([sys.executable, "-c", "import hespas_py.jaxcompat as c; "
-                           "c.local_client()"], capture_output=True, text=True, env=env,
+    probe = "import hespas_py.jaxcompat as c; c.local_client()"
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env,
                           check=True)
     assert ("pjrt_client" in done.stderr) is shown, done.stderr
