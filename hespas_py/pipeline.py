@@ -276,6 +276,7 @@ def _summary(config: GenConfig, source: str, stats: Mapping[str, Any], traces,
         "mlir_file": source,
         "estimator": config.method,
         "hardware": config.hardware.name,
+        **({"measured_on": stats["measured_on"]} if "measured_on" in stats else {}),
         "split": {"strategy": config.split_strategy, **{
             k: v.as_json() if isinstance(v, Thresholds) else v
             for k, v in config.split_options().items()
@@ -367,6 +368,8 @@ def _generate(config: GenConfig, progress: ProgressHook | None,
         memory = memory_later()
         lap("memory")
         stats["devices"] = layout.as_json()
+        if estimator.measured_on:
+            stats["measured_on"] = estimator.measured_on
         stats["memory"] = memory
         if config.combine_threshold:
             stats["combine_threshold"] = config.combine_threshold.as_json()

@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from hespas_py.checks import Number, Table
+from hespas_py.checks import Number, Table, shown
 from hespas_py.errors import HespasError, unknown_preset
 from hespas_py.estimate.base import Hardware, estimator_class
 from hespas_py.resources import shipped
@@ -100,7 +100,7 @@ def _dtype_rates(value: Any) -> str | None:
     for dtype, rate in value.items():
         problem = _RATE(rate)
         if problem:
-            return f"[{dtype!r}] {problem}"
+            return f"[{dtype!r}] {problem}, got {shown(rate)}"
     return None
 
 
@@ -194,8 +194,9 @@ def _check(section: Mapping[str, Any], rules: Mapping[str, Field], source: str,
             known = ", ".join(sorted(rules))
             raise HespasError(f"{source}: unknown key {path}{key} (known: {known})")
         problem = rule.check(value)
-        if problem:
-            raise HespasError(f"{source}: {path}{key} {problem}, got {json.dumps(value)}")
+        if problem:  # one entry's problem ("[key] ...") quotes that entry, not the whole value
+            got = "" if problem.startswith("[") else f", got {shown(value)}"
+            raise HespasError(f"{source}: {path}{key} {problem}{got}")
     for key, rule in rules.items():
         if rule.required and key not in section:
             raise HespasError(f"{source}: missing required key {path}{key}")
@@ -257,6 +258,8 @@ def read_config(path: str | Path) -> dict[str, Any]:
         text = path.read_text()
     except OSError as exc:
         raise HespasError(f"{path}: cannot read config ({exc.strerror or exc})") from None
+    except UnicodeDecodeError as exc:
+        raise HespasError(f"{path}: not a JSON text file (not UTF-8 at byte {exc.start})") from None
     try:
         config = json.loads(text)
     except json.JSONDecodeError as exc:

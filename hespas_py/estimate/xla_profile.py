@@ -12,7 +12,12 @@ H100 where spread ids take microseconds); zeros for the other integers and boole
 counters and dynamic-slice starts at their first value). After ``warmup`` runs, ``repeats``
 timed runs are taken (host wall clock around execute + wait for the results); runs further than
 3 median absolute deviations from the median are dropped and the median of the rest is the
-block's time. The time is that of the machine running hespas_py, not of the preset's hardware.
+block's time. The time is that of the machine running hespas_py, not of the preset's hardware:
+`measured_on` names that device (gen's summary and ``module_stats.json`` carry it, and cache
+keys hold it). A node preset whose chip is not that device (`same_chip`: on a CPU machine, every
+preset) is refused before anything is timed unless the ``allow_other_device`` param
+(``--allow-other-device``) says to take this machine's times; a config file of one's own is
+taken as describing the machine it runs on.
 
 Each such run holds one call's host dispatch (tens of microseconds on a GPU), which a step pays
 once, not once per block. With ``back_to_back`` the ``repeats`` runs are issued without waiting
@@ -21,7 +26,7 @@ block's time is the least of the three totals over ``repeats``, and the step's o
 costed by the preset's ``dispatch_*`` params like the rooflines do.
 
 Params read from ``Hardware.params``: ``warmup`` (int, default 2), ``repeats`` (int, default 10),
-``back_to_back`` (bool, default false).
+``back_to_back`` (bool, default false), ``allow_other_device`` (bool, default false).
 """
 
 from __future__ import annotations
@@ -110,6 +115,33 @@ def index_bounds(ops: Sequence[Op]) -> dict[int, int]:
     return bounds
 
 
+def same_chip(preset: str, device_kind: str) -> bool:
+    """Whether a node preset (``H100_80GB``) names the chip of a device JAX describes as
+    ``device_kind`` (``NVIDIA H100 80GB HBM3``): the preset's first word (``H100``, ``MI300X``,
+    ``TPUv5p``) is in the device's name, letters and digits alone, case aside."""
+    def letters(text: str) -> str:
+        return "".join(ch for ch in text.lower() if ch.isalnum())
+
+    return letters(preset.split("_")[0]) in letters(device_kind)
+
+
+def describe_device(device) -> str:
+    """How a JAX device is named to the user: its kind, or for a CPU its model (XLA:CPU)."""
+    if device.platform != "cpu":
+        return str(device.device_kind)
+    model = next((line.partition(":")[2].strip() for line in _cpuinfo()
+                  if line.startswith("model name")), "")
+    return f"CPU{f': {model}' if model else ''} (XLA:CPU)"
+
+
+def _cpuinfo() -> list[str]:
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as info:
+            return info.read(65536).splitlines()
+    except OSError:
+        return []
+
+
 def _buffer(vtype: ir.Type, rng: np.random.Generator, bound: int | None) -> np.ndarray:
     import ml_dtypes  # noqa: F401  (registers bfloat16 and the float8 types with numpy)
 
@@ -136,13 +168,40 @@ class XlaProfile(XlaBlockEstimator):
     method_version = 2  # 2: gather and scatter indices spread over what they index (was zeros)
     param_types: ClassVar[Mapping[str, type]] = {
         **XlaBlockEstimator.param_types, "warmup": Number(0, integer=True),
-        "repeats": Number(1, integer=True), "back_to_back": bool}
+        "repeats": Number(1, integer=True), "back_to_back": bool, "allow_other_device": bool}
 
     def __init__(self, hardware) -> None:
         super().__init__(hardware)
         self.warmup = max(int(hardware.params.get("warmup", 2)), 0)
         self.repeats = max(int(hardware.params.get("repeats", 10)), 1)
         self.back_to_back = bool(hardware.params.get("back_to_back", False))
+        self._device: str | None = None
+
+    @property
+    def measured_on(self) -> str:
+        """The local device the blocks are timed on (its backend starts on first use); a node
+        preset of another chip is a `HespasError` here unless ``allow_other_device``."""
+        if self._device is None:
+            from hespas_py.estimate.hardware import preset_names
+
+            device = local_client().devices()[0]
+            name = self.hardware.name
+            if (name in preset_names() and not same_chip(name, str(device.device_kind))
+                    and not self.hardware.params.get("allow_other_device", False)):
+                raise HespasError(
+                    f"{name}: xla_profile times each block on this machine "
+                    f"({describe_device(device)}), not on a {name}: run it on a {name}, or pass "
+                    "--allow-other-device (--param allow_other_device=true) to take this "
+                    "machine's times")
+            self._device = describe_device(device)
+        return self._device
+
+    def prepare(self, graph) -> None:
+        self.measured_on  # noqa: B018 - refuse another chip before any block is timed
+        super().prepare(graph)
+
+    def fingerprint(self) -> str:
+        return f"{super().fingerprint()}@{self.measured_on}"
 
     def dispatch(self, buffers: int) -> OpCost | None:
         """The preset's dispatch row with ``back_to_back``; else None: each block's measured time
@@ -151,6 +210,7 @@ class XlaProfile(XlaBlockEstimator):
 
     def measure(self, block: Block) -> float:
         """Seconds one run of the block takes on the local backend (robust median)."""
+        self.measured_on  # noqa: B018 - refuse another chip before any block is timed
         module = self.block_module(block)
         main = next(op for op in module.body.operations
                     if ir.StringAttr(op.attributes["sym_name"]).value == "main")

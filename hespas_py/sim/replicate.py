@@ -59,6 +59,9 @@ class CollectiveTimes:
         self.system = system
         self.network = network
         self.groups = groups
+        # The lead-in is a delay, not a kernel: never priced by the roofline, which would need
+        # its num_ops (a collective's own duration does not depend on how compute is priced).
+        self._timing_system = dataclasses.replace(system, roofline_enabled=False)
         self._durations: dict[tuple, int] = {}
 
     def key(self, position: int, at_start: bool) -> tuple:
@@ -90,7 +93,7 @@ class CollectiveTimes:
             if alone is None:
                 alone = by_group[node.pg_name] = _timing_trace(node, at_start)
             timing.append(alone)
-        workloads = run_full(timing, self.system, self.network, self.groups)
+        workloads = run_full(timing, self._timing_system, self.network, self.groups)
         last = len(timing[0].nodes) - 1
         finishes = {w.end[last] for w in workloads}
         if len(finishes) != 1:

@@ -9,7 +9,7 @@ from hespas_py.errors import HespasError
 from hespas_py.gc_pause import gc_paused
 from hespas_py.sim.errors import Rejected
 from hespas_py.sim.gang import gang_plan, run_gang
-from hespas_py.sim.inputs import load_comm_groups
+from hespas_py.sim.inputs import check_setup, load_comm_groups
 from hespas_py.sim.machine import NetworkConfig, RemoteMemoryConfig, SystemConfig
 from hespas_py.sim.replicate import NotSymmetric, run_replicated
 from hespas_py.sim.result import SimResult
@@ -41,11 +41,7 @@ def _resolve_groups(comm_groups: str | Path | Mapping | None) -> dict[int, tuple
 def _check_setup(system: SystemConfig, network: NetworkConfig,
                  groups: Mapping[int, tuple[int, ...]]) -> None:
     """Startup checks ASTRA-sim makes before simulating anything."""
-    dims = len(network.npus_count)
-    for collective, algorithms in system.implementations.items():
-        if len(algorithms) > dims:
-            raise Rejected(f"{len(algorithms)} {collective} algorithms listed for a "
-                           f"{dims}-dimensional network (ASTRA-sim asserts)")
+    check_setup(system, network, "system.json")
     for gid, members in groups.items():
         if any(not 0 <= m < network.num_npus for m in members):
             raise Rejected(f"communicator group {gid} names NPUs outside 0..{network.num_npus - 1}")
