@@ -285,7 +285,7 @@ class _Step:
                  "final_norm": carry.head_grads[0], "unembedding": carry.head_grads[1]}
         new_params, new_moments = adamw_update(_squeeze(params), _reduce(grads),
                                                tuple(map(_squeeze, moments)), count)
-        loss = jax.lax.pmean(_all_sum(carry.loss, "dp", "pp", "cp"), "tp")
+        loss = jax.lax.pmean(_all_sum(_all_sum(carry.loss, "dp", "cp"), "pp"), "tp")
         return _lift(new_params), tuple(map(_lift, new_moments)), count + 1, loss
 
 
@@ -314,15 +314,15 @@ def _all_sum(x: Any, *axes: str) -> Any:
 
 
 def _reduce(grads: dict[str, Any]) -> dict[str, Any]:
-    """Gradients summed over the ranks that share the parameters: ``dp`` and ``cp`` for all,
+    """Gradients summed over the ranks that share the parameters: ``dp`` and ``cp`` for all, then
     ``pp`` for the embedding and output layer (only the first and last stage use them), and
     ``tp`` for the norms (each tensor rank scales its part of the sequence)."""
     data = ("dp", "cp")
-    layers = {n: _all_sum(g, *data, "tp") if n in NORMS else _all_sum(g, *data)
-              for n, g in grads["layers"].items()}
-    return {"layers": layers, "embedding": _all_sum(grads["embedding"], *data, "pp"),
-            "unembedding": _all_sum(grads["unembedding"], *data, "pp"),
-            "final_norm": _all_sum(grads["final_norm"], *data, "pp", "tp")}
+    grads = _all_sum(grads, *data)
+    layers = {n: _all_sum(g, "tp") if n in NORMS else g for n, g in grads["layers"].items()}
+    return {"layers": layers, "embedding": _all_sum(grads["embedding"], "pp"),
+            "unembedding": _all_sum(grads["unembedding"], "pp"),
+            "final_norm": _all_sum(grads["final_norm"], "pp", "tp")}
 
 
 def llama_4d_step(dp: int = 1, pp: int = 1, cp: int = 1, tp: int = 1, virtual: int = 1,
