@@ -20,7 +20,9 @@ collective of the partitioned module is widened (`widen`):
   axes map as in the small module), the same step round the full axis.
 
 Anything else (a group covering part of a shrunk axis, a permute whose step differs between
-pairs) cannot be widened faithfully and is refused. ``tests/test_export_widen.py`` exports a
+pairs) cannot be widened faithfully and is refused. The ``mhlo.sharding`` of the step's inputs
+and outputs (their global layout, over the small mesh's devices) is dropped: the per-device
+program does not read it. ``tests/test_export_widen.py`` exports a
 step both ways at a count XLA:CPU takes and compares the programs and their collectives.
 """
 
@@ -172,7 +174,24 @@ def widen(text: str, small: Axes, full: Mapping[str, int]) -> str:
         module.operation.walk(visit)
         module.operation.attributes["mhlo.num_partitions"] = ir.IntegerAttr.get(
             ir.IntegerType.get_signless(32), math.prod(full_shape))
+        _drop_entry_shardings(module)
         return module.operation.get_asm(enable_debug_info=False)
+
+
+def _drop_entry_shardings(module) -> None:
+    """Remove the ``mhlo.sharding`` of the entry function's arguments and results: the global
+    layouts of the step's inputs and outputs, over the small mesh's devices. The per-device
+    program never reads them (its shapes are per device)."""
+    from hespas_py.mlir.bindings import ir
+
+    for op in module.body.operations:
+        for key in ("arg_attrs", "res_attrs"):
+            if key not in op.attributes:
+                continue
+            kept = [ir.DictAttr.get({a.name: a.attr for a in ir.DictAttr(attrs)
+                                     if a.name != "mhlo.sharding"})
+                    for attrs in ir.ArrayAttr(op.attributes[key])]
+            op.attributes[key] = ir.ArrayAttr.get(kept)
 
 
 def small_mesh_sizes(factory: Any, spec: str, kwargs: Mapping[str, Any], num_devices: int,

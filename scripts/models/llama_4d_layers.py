@@ -33,7 +33,7 @@ AXES = ("dp", "pp", "cp", "tp")
 MODELS = {
     "405b": Config(vocab=128256, embed=16384, heads=128, kv_heads=8, head_dim=128, layers=126,
                    mlp=53248, seq=8192),
-    "tiny": Config(vocab=256, embed=64, heads=8, kv_heads=4, head_dim=8, layers=2, mlp=128, seq=32),
+    "tiny": Config(vocab=256, embed=64, heads=16, kv_heads=8, head_dim=8, layers=2, mlp=128, seq=32),
 }
 #: Values a layer saves for its backward pass; everything else is recomputed there.
 SAVED = ("query_proj", "key_proj", "value_proj", "context", "attn_out", "mlp_gate", "mlp_up")
