@@ -38,7 +38,7 @@ def _table(tmp_path, **changes) -> str:
         "row": "r", "model": "m", "kernels": "k", "system": "H100_80GB_x4",
         "workload": "llama3_100m_train_4dev", "node": "H100_80GB", "system_preset": "H100_80GB_4GPU",
         "attention": "materialized", "counted": "true", "reason": "", "note": "", "gpus": "4",
-        "dp": "4", "seq": "4096", "batch_per_dp": "1", "layers": "7", "width": "576",
+        "dp": "4", "seq": "4096", "batch_per_dp": "1", "virtual": "1", "layers": "7", "width": "576",
         "heads": "9", "kv_heads": "9", "head_dim": "128", "mlp": "2016", "vocab": "128256",
         "tflops_per_gpu": "100"} | changes
     path = tmp_path / "rates.csv"

@@ -23,7 +23,8 @@ XLA-optimized HLO and kernel profile beside the module (`hespas_py.accuracy.kern
 
 The ``llama3`` group holds the Llama 3 report's 405B runs on 8,192 and 16,384 H100s
 (``hespas_py/data/llama3_405b.csv``), published as TFLOP/s per GPU: each row gives the scale
-columns but ``measured_s``, its layout (``gpus,tp,cp,pp,dp,seq,batch_per_dp``), the model's
+columns but ``measured_s``, its layout (``gpus,tp,cp,pp,dp,seq,batch_per_dp``, and ``virtual``:
+pipeline chunks per stage), the model's
 shape (``layers,width,heads,kv_heads,head_dim,mlp,vocab``) and ``tflops_per_gpu``; its measured
 step time is its model FLOPs per GPU over that rate (`hespas_py.accuracy.work`), and our rate is
 the same FLOPs over our step time. Their workloads are exported from
@@ -201,8 +202,8 @@ def _scale_row(r: dict[str, str], source: str, line: int, group: str, measured_s
 
 
 RATE_COLUMNS = tuple(c for c in SCALE_COLUMNS if c != "measured_s") + (
-    "gpus", "tp", "cp", "pp", "dp", "seq", "batch_per_dp", "layers", "width", "heads", "kv_heads",
-    "head_dim", "mlp", "vocab", "tflops_per_gpu")
+    "gpus", "tp", "cp", "pp", "dp", "seq", "batch_per_dp", "virtual", "layers", "width", "heads",
+    "kv_heads", "head_dim", "mlp", "vocab", "tflops_per_gpu")
 _COUNTS = RATE_COLUMNS[len(SCALE_COLUMNS) - 1:-1]
 
 
@@ -223,7 +224,8 @@ def parse_rates(text: str, source: str, group: str) -> list[Row]:
         decoder = Decoder(n["layers"], n["width"], n["heads"], n["kv_heads"], n["head_dim"],
                           n["mlp"], n["vocab"])
         work = Work(n["dp"] * n["batch_per_dp"] * n["seq"], decoder.flops_per_token(n["seq"]),
-                    n["gpus"])
+                    n["gpus"], {k: n[k] for k in ("tp", "cp", "pp", "dp", "seq", "batch_per_dp",
+                                                  "virtual")})
         try:
             rate = float(r["tflops_per_gpu"])
         except ValueError:

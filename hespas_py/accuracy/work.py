@@ -19,7 +19,8 @@ step time is its model FLOPs per device over the published rate; ours gives our 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Mapping
 
 
 @dataclass(frozen=True)
@@ -63,11 +64,14 @@ class Work:
         tokens: tokens per step (sequences x sequence length, over every data-parallel rank).
         flops_per_token: model FLOPs per token.
         devices: devices sharing the step.
+        layout: how the run split the step, as published (e.g. ``tp``, ``cp``, ``pp``, ``dp``,
+            ``seq``, ``batch_per_dp``, ``virtual``).
     """
 
     tokens: int
     flops_per_token: float
     devices: int
+    layout: Mapping[str, int] = field(default_factory=dict)
 
     @property
     def flops_per_device(self) -> float:

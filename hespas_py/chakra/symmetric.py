@@ -45,7 +45,7 @@ def _column(roles: list[tuple]) -> dict[str, list[int]]:
     column: dict[str, list[int]] = {}
     for comm in roles[0]:
         column[_KEYS[comm.kind]] = []
-    for device, comms in enumerate(roles):
+    for comms in roles:
         for comm in comms:
             key = _KEYS[comm.kind]
             column[key].append(comm.pg if key == "group" else

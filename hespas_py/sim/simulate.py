@@ -64,9 +64,10 @@ def simulate(traces: TraceSet, system: SystemConfig, network: NetworkConfig, *,
       network: the network (network.yml); its NPU count sets how many traces are read.
       comm_groups: comm_group.json path or ``{group id: ranks}``, for nodes with pg_name.
       remote_memory: accepted for parity with ASTRA-sim; MEM nodes are rejected at load.
-      replicate: simulate symmetric NPUs once (traces identical but for the groups they name;
-        see `hespas_py.sim.replicate`), or, where they differ only in their sends and receives,
-        each distinct collective once (`hespas_py.sim.gang`); False simulates everything.
+      replicate: simulate symmetric NPUs once (traces alike but for the groups and peers they
+        name, `hespas_py.sim.replicate`; a symmetric trace set, `hespas_py.chakra.symmetric`,
+        only so), or, where they differ in their sends and receives, each distinct collective
+        once (`hespas_py.sim.gang`); False simulates everything.
 
     Raises:
       HespasError: unreadable input, or a trace set ASTRA-sim rejects, crashes or stalls on.
@@ -118,4 +119,4 @@ def _run_symmetric_set(columns, system: SystemConfig, network: NetworkConfig,
         return run_replicated(columns, plan, system, network, groups)
     except NotSymmetric:
         raise HespasError(f"{label}: a collective of the symmetric trace set takes different "
-                          "times on different devices; it cannot be simulated by symmetry") from None
+                          "times on different devices: no simulation by symmetry") from None

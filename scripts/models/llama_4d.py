@@ -11,10 +11,10 @@ order of "The Llama 3 Herd of Models" (2024, §3.3.2), TP innermost.
   The first chunk of the first stage holds only the embedding and the last chunk of the last
   stage only the final norm, output projection and loss, as the report balances its stages (126
   layers = 16 stages x 8 chunks - 2, one layer each). A forward slot runs the chunk its item
-  needs (a layer chunk, or the loss: value and input gradient at once, held for the item's
-  backward slot right after) and passes the activation on with a ring ``ppermute``; a backward
-  slot runs the chunk's saved backward and passes the gradient back. A stage whose slot holds
-  the embedding's chunk or no item (the bubble) computes nothing there.
+  needs (``lax.switch``: the embedding lookup, a layer chunk, or the loss: value and input
+  gradient at once, held for the item's backward slot right after; nothing in the bubble) and
+  passes the activation on with a ring ``ppermute``; a backward slot runs the chunk's saved
+  backward (or the embedding's gradient) and passes the gradient back.
 - ``dp``: data parallel; parameters and AdamW moments replicated, gradients all-reduced once per
   step over the ``dp`` and ``cp`` ranks (the latter see other tokens of the same sequences).
 
@@ -62,7 +62,7 @@ class _Carry(NamedTuple):
     saved: tuple[jax.Array, ...]  # per saved residual: [in_flight + 1, ...]
     grads: dict[str, jax.Array]  # layer gradients [V, chunk layers, ...]
     head_grads: tuple[jax.Array, jax.Array]  # final norm, unembedding
-    d_embedded: jax.Array  # gradient of each microbatch's embedding [M, 1, seq/cp/tp, embed]
+    embedding_grads: jax.Array
     d_loss_input: jax.Array  # the loss chunk's input gradient, for its backward slot
     loss: jax.Array
 
@@ -106,8 +106,9 @@ class _Context(NamedTuple):
     positions: jax.Array  # token positions of the local sequence chunks
     starts: list[jax.Array]  # first position of each local chunk
     layers: dict[str, jax.Array]  # [V, chunk layers, ...]
-    embedded: jax.Array  # [M, 1, seq/cp/tp, embed]
+    tokens: jax.Array  # [M, seq/cp]
     targets: jax.Array  # [M, seq/cp]
+    embedding: jax.Array
     final_norm: jax.Array
     unembedding: jax.Array
 
@@ -117,6 +118,7 @@ class _Forward(NamedTuple):
 
     params: dict[str, jax.Array]
     x: jax.Array
+    tokens: jax.Array
     targets: jax.Array
     head_grads: tuple[jax.Array, jax.Array]
 
@@ -128,6 +130,8 @@ class _Backward(NamedTuple):
     saved: tuple[jax.Array, ...]
     dy: jax.Array
     d_loss_input: jax.Array
+    tokens: jax.Array
+    embedding_grads: jax.Array
 
 
 class _Step:
@@ -171,13 +175,20 @@ class _Step:
     def _no_saved(self) -> tuple[jax.Array, ...]:
         return tuple(jnp.zeros(a.shape[1:], a.dtype) for a in self.saved_avals)
 
+    def _embed(self, ctx: _Context, table: jax.Array, tokens: jax.Array) -> jax.Array:
+        return _varying(embed(self.plan, table, tokens, ctx.tp_rank))
+
     def _forward_branches(self, ctx: _Context) -> list:
-        """Per kind of forward slot (bubble or embedding, layer chunk, loss chunk): the chunk's
-        output, what it saves, loss value, loss input gradient and head gradients."""
+        """Per kind of forward slot (bubble, embedding chunk, layer chunk, loss chunk): the
+        chunk's output, what it saves, loss value, loss input gradient and head gradients."""
         plan = self.plan
 
         def idle(o: _Forward):
             return o.x, self._no_saved(), jnp.float32(0), jnp.zeros_like(o.x), o.head_grads
+
+        def embedding(o: _Forward):
+            y = self._embed(ctx, ctx.embedding, o.tokens)
+            return y, self._no_saved(), jnp.float32(0), jnp.zeros_like(o.x), o.head_grads
 
         def layer(o: _Forward):
             y, pullback = jax.vjp(self._layer_chunk(ctx), o.params, o.x)
@@ -191,40 +202,45 @@ class _Step:
             return (jnp.zeros_like(o.x), self._no_saved(), value, dx,
                     (o.head_grads[0] + dnorm, o.head_grads[1] + dunembedding))
 
-        return [_varying_branch(b) for b in (idle, layer, loss)]
+        return [_varying_branch(b) for b in (idle, embedding, layer, loss)]
 
-    def _backward_branches(self) -> list:
-        """Per kind of backward slot (bubble or embedding, layer chunk, loss chunk): the input
-        gradient to pass back and the chunk's parameter gradients."""
+    def _backward_branches(self, ctx: _Context) -> list:
+        """Per kind of backward slot (bubble, embedding chunk, layer chunk, loss chunk): the input
+        gradient to pass back, the chunk's parameter gradients and the embedding's."""
         pullback = self.pullback  # the forward slots are traced first
 
         def idle(o: _Backward):
-            return jnp.zeros_like(o.dy), jax.tree.map(jnp.zeros_like, o.params)
+            return jnp.zeros_like(o.dy), jax.tree.map(jnp.zeros_like, o.params), o.embedding_grads
+
+        def embedding(o: _Backward):
+            table_pullback = jax.vjp(lambda t: self._embed(ctx, t, o.tokens), ctx.embedding)[1]
+            return (jnp.zeros_like(o.dy), jax.tree.map(jnp.zeros_like, o.params),
+                    o.embedding_grads + table_pullback(o.dy)[0])
 
         def layer(o: _Backward):
             param_leaves, rest = jax.tree.leaves(o.params), iter(o.saved)
             leaves = [param_leaves[w] if w is not None else next(rest) for w in pullback.params]
             dparams, dx = jax.tree.unflatten(pullback.treedef, leaves)(o.dy)
-            return dx, dparams
+            return dx, dparams, o.embedding_grads
 
         def loss(o: _Backward):
-            return o.d_loss_input, jax.tree.map(jnp.zeros_like, o.params)
+            return o.d_loss_input, jax.tree.map(jnp.zeros_like, o.params), o.embedding_grads
 
-        return [_varying_branch(b) for b in (idle, layer, loss)]
+        return [_varying_branch(b) for b in (idle, embedding, layer, loss)]
 
     def forward_slot(self, ctx: _Context, carry: _Carry, slot: jax.Array) -> _Carry:
         s, stage = self.s, ctx.stage
         item = s.forward(slot, stage)
         first, last = s.first(item, stage), s.last(item, stage)
-        kind = jnp.where(item.valid & ~first, jnp.where(last, 2, 1), 0)
+        kind = _kind(item.valid, first, last)
         params = unstack(jax.tree.map(lambda a: a[item.chunk], ctx.layers))
-        x = jnp.where(first, ctx.embedded[item.microbatch], carry.recv_forward)
+        m = item.microbatch
         y, saved, value, dx, heads = jax.lax.switch(
             kind, self._forward_branches(ctx),
-            _Forward(params, x, ctx.targets[item.microbatch], carry.head_grads))
-        buffers, at = carry.buffers.take(kind == 1, item.order, s.in_flight)
+            _Forward(params, carry.recv_forward, ctx.tokens[m], ctx.targets[m], carry.head_grads))
+        buffers, at = carry.buffers.take(kind == _LAYER_KIND, item.order, s.in_flight)
         stored = tuple(_put(b, v, at) for b, v in zip(carry.saved, saved))
-        d_loss = jnp.where(kind == 2, dx, carry.d_loss_input)
+        d_loss = jnp.where(kind == _LOSS_KIND, dx, carry.d_loss_input)
         return carry._replace(recv_forward=self._pass(y, 1), buffers=buffers, saved=stored,
                               head_grads=heads, d_loss_input=d_loss, loss=carry.loss + value)
 
@@ -232,21 +248,18 @@ class _Step:
         s, stage = self.s, ctx.stage
         item = s.backward(slot, stage)
         first, last = s.first(item, stage), s.last(item, stage)
-        kind = jnp.where(item.valid & ~first & ~last, 1, jnp.where(last, 2, 0))
+        kind = _kind(item.valid, first, last)
         params = unstack(jax.tree.map(lambda a: a[item.chunk], ctx.layers))
-        buffers, at = carry.buffers.give_back(kind == 1, item.order, s.in_flight)
-        dx, dparams = jax.lax.switch(
-            kind, self._backward_branches(),
+        buffers, at = carry.buffers.give_back(kind == _LAYER_KIND, item.order, s.in_flight)
+        dx, dparams, embedding_grads = jax.lax.switch(
+            kind, self._backward_branches(ctx),
             _Backward(params, tuple(b[at] for b in carry.saved), carry.recv_backward,
-                      carry.d_loss_input))
+                      carry.d_loss_input, ctx.tokens[item.microbatch], carry.embedding_grads))
         dparams = jax.tree.map(lambda *layers: jnp.stack(layers), *dparams)
         grads = jax.tree.map(lambda g, d: _put(g, g[item.chunk] + d, item.chunk), carry.grads,
                              dparams)
-        m = item.microbatch
-        d_embedded = _put(carry.d_embedded,
-                          jnp.where(first, carry.recv_backward, carry.d_embedded[m]), m)
         return carry._replace(recv_backward=self._pass(dx, -1), buffers=buffers, grads=grads,
-                              d_embedded=d_embedded)
+                              embedding_grads=embedding_grads)
 
     def __call__(self, params, moments, count, tokens, targets, coords):
         plan, s = self.plan, self.s
@@ -259,19 +272,15 @@ class _Step:
         starts = _chunk_starts(plan, coords["cp"][0])
         size = plan.local_seq // len(starts)
         positions = jnp.concatenate([start + jnp.arange(size, dtype=jnp.int32) for start in starts])
-        embedded, embed_pullback = jax.vjp(
-            lambda table: _varying(jax.lax.map(lambda t: embed(plan, table, t, tp_rank), tokens[0])),
-            local["embedding"])
-        ctx = _Context(coords["pp"][0], tp_rank, positions, starts, layers, embedded, targets[0],
-                       local["final_norm"], local["unembedding"])
-        x = embedded[0]
+        ctx = _Context(coords["pp"][0], tp_rank, positions, starts, layers, tokens[0], targets[0],
+                       local["embedding"], local["final_norm"], local["unembedding"])
+        x = jnp.zeros((1, plan.local_seq // plan.tp, plan.c.embed), params["final_norm"].dtype)
         self.measure_saved(ctx, unstack(jax.tree.map(lambda a: a[0], layers)), x)
         carry = _varying(_Carry(
-            jnp.zeros_like(x), jnp.zeros_like(x), Buffers.empty(s),
-            tuple(jnp.zeros(a.shape, a.dtype) for a in self.saved_avals),
+            x, x, Buffers.empty(s), tuple(jnp.zeros(a.shape, a.dtype) for a in self.saved_avals),
             jax.tree.map(jnp.zeros_like, layers),
             (jnp.zeros_like(params["final_norm"]), jnp.zeros_like(params["unembedding"])),
-            jnp.zeros_like(embedded), jnp.zeros_like(x), jnp.float32(0)))
+            jnp.zeros_like(params["embedding"]), x, jnp.float32(0)))
 
         def scan(body, carry, first, stop):
             slots = jnp.arange(first, stop, dtype=jnp.int32)
@@ -281,12 +290,22 @@ class _Step:
         carry = scan(lambda c, k: self.backward_slot(ctx, self.forward_slot(ctx, c, k + s.warmup),
                                                      k), carry, 0, s.steady)
         carry = scan(lambda c, k: self.backward_slot(ctx, c, k), carry, s.steady, s.slots)
-        grads = {"layers": carry.grads, "embedding": embed_pullback(carry.d_embedded)[0],
+        grads = {"layers": carry.grads, "embedding": carry.embedding_grads,
                  "final_norm": carry.head_grads[0], "unembedding": carry.head_grads[1]}
         new_params, new_moments = adamw_update(_squeeze(params), _reduce(grads),
                                                tuple(map(_squeeze, moments)), count)
         loss = jax.lax.pmean(_all_sum(_all_sum(carry.loss, "dp", "cp"), "pp"), "tp")
         return _lift(new_params), tuple(map(_lift, new_moments)), count + 1, loss
+
+
+#: Branches of a slot: bubble, the embedding's chunk, a layer chunk, the loss's chunk.
+_IDLE_KIND, _EMBEDDING_KIND, _LAYER_KIND, _LOSS_KIND = range(4)
+
+
+def _kind(valid: jax.Array, first: jax.Array, last: jax.Array) -> jax.Array:
+    """Which branch a slot runs."""
+    return jnp.where(first, _EMBEDDING_KIND,
+                     jnp.where(last, _LOSS_KIND, jnp.where(valid, _LAYER_KIND, _IDLE_KIND)))
 
 
 def _put(stack: jax.Array, value: jax.Array, index: jax.Array) -> jax.Array:

@@ -129,12 +129,19 @@ def _natural_order(plan: Plan, gathered: jax.Array) -> jax.Array:
 
 def _attention(plan: Plan, q: jax.Array, k: jax.Array, v: jax.Array,
                starts: list[jax.Array]) -> jax.Array:
-    """Causal attention of the local queries (one or two chunks) over the sequence's keys."""
+    """Causal attention of the local queries (one or two chunks) over the sequence's keys. K and V
+    are repeated to the query heads, as a flash kernel indexes the shared head of each query head
+    (FlashAttention-2 §3.1.2) and runs a thread block per query head and block of rows (of keys
+    backward): the kernel reads the distinct heads (`hespas_py.estimate.fusion.attention` folds
+    the repeat)."""
     c = plan.c
+    if plan.cp > 1:
+        k = _natural_order(plan, jax.lax.all_gather(k, "cp", axis=1, tiled=True))
+        v = _natural_order(plan, jax.lax.all_gather(v, "cp", axis=1, tiled=True))
+    groups = q.shape[2] // k.shape[2]
+    k, v = jnp.repeat(k, groups, axis=2), jnp.repeat(v, groups, axis=2)
     if plan.cp == 1:
         return attention.flash(q, k, v)
-    k = _natural_order(plan, jax.lax.all_gather(k, "cp", axis=1, tiled=True))
-    v = _natural_order(plan, jax.lax.all_gather(v, "cp", axis=1, tiled=True))
     size = c.seq // (2 * plan.cp)
     return jnp.concatenate([attention.flash(q[:, i * size:(i + 1) * size], k, v, start)
                             for i, start in enumerate(starts)], axis=1)
