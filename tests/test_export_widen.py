@@ -119,11 +119,20 @@ def both(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, str]:
 def test_widened_export_is_the_direct_export(both):
     direct, widened = both
     assert "mhlo.num_partitions = 40" in widened and "mhlo.sharding" not in widened
+    assert widened.count("jax.buffer_donor = true") == direct.count("jax.buffer_donor = true") > 0
     assert _canonical(widened) == _canonical(direct)
     collectives = _collectives(widened)
     assert collectives == _collectives(direct)
     kinds = Counter(kind for kind, _, _ in collectives.elements())
     assert kinds["collective_permute"] >= 4 and kinds["all_reduce"] > 0
+
+
+def test_buffer_donors_of_an_hlo_header():
+    from hespas_py.export.stablehlo import _buffer_donors
+
+    header = "HloModule m, buffer_donor={ (0, {}), (1, {}), (12, {}) }, entry_computation_layout={}"
+    assert _buffer_donors(header + "\nENTRY") == (0, 1, 12)
+    assert _buffer_donors("HloModule m, entry_computation_layout={(f32[2]{0})->f32[2]{0}}") == ()
 
 
 def test_factory_without_invariant_axes_is_refused(tmp_path):
