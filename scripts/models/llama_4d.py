@@ -39,7 +39,7 @@ from jax.sharding import NamedSharding, PartitionSpec as P
 from common import abstract, adamw_update, mesh
 from llama_4d_layers import (_LAYER, AXES, MODELS, NORMS, Plan, _chunk_starts, chunk_forward,
                              embed, loss_chunk, make_plan, unstack)
-from pipeline_schedule import Buffers
+from pipeline_schedule import Buffers, Item
 
 #: Mesh axes whose size the per-device program does not depend on (`hespas_py.export`).
 MESH_INVARIANT_AXES = ("dp", "pp")
@@ -228,12 +228,17 @@ class _Step:
 
         return [_varying_branch(b) for b in (idle, embedding, layer, loss)]
 
+    def _chunk(self, ctx: _Context, item: Item) -> tuple[jax.Array, list[dict[str, jax.Array]]]:
+        """The branch a slot runs for ``item`` and its chunk's per-layer parameters."""
+        first, last = self.s.first(item, ctx.stage), self.s.last(item, ctx.stage)
+        kind = jnp.where(first, _EMBEDDING_KIND, jnp.where(
+            last, _LOSS_KIND, jnp.where(item.valid, _LAYER_KIND, _IDLE_KIND)))
+        return kind, unstack(jax.tree.map(lambda a: a[item.chunk], ctx.layers))
+
     def forward_slot(self, ctx: _Context, carry: _Carry, slot: jax.Array) -> _Carry:
-        s, stage = self.s, ctx.stage
-        item = s.forward(slot, stage)
-        first, last = s.first(item, stage), s.last(item, stage)
-        kind = _kind(item.valid, first, last)
-        params = unstack(jax.tree.map(lambda a: a[item.chunk], ctx.layers))
+        s = self.s
+        item = s.forward(slot, ctx.stage)
+        kind, params = self._chunk(ctx, item)
         m = item.microbatch
         y, saved, value, dx, heads = jax.lax.switch(
             kind, self._forward_branches(ctx),
@@ -245,11 +250,9 @@ class _Step:
                               head_grads=heads, d_loss_input=d_loss, loss=carry.loss + value)
 
     def backward_slot(self, ctx: _Context, carry: _Carry, slot: jax.Array) -> _Carry:
-        s, stage = self.s, ctx.stage
-        item = s.backward(slot, stage)
-        first, last = s.first(item, stage), s.last(item, stage)
-        kind = _kind(item.valid, first, last)
-        params = unstack(jax.tree.map(lambda a: a[item.chunk], ctx.layers))
+        s = self.s
+        item = s.backward(slot, ctx.stage)
+        kind, params = self._chunk(ctx, item)
         buffers, at = carry.buffers.give_back(kind == _LAYER_KIND, item.order, s.in_flight)
         dx, dparams, embedding_grads = jax.lax.switch(
             kind, self._backward_branches(ctx),
@@ -300,12 +303,6 @@ class _Step:
 
 #: Branches of a slot: bubble, the embedding's chunk, a layer chunk, the loss's chunk.
 _IDLE_KIND, _EMBEDDING_KIND, _LAYER_KIND, _LOSS_KIND = range(4)
-
-
-def _kind(valid: jax.Array, first: jax.Array, last: jax.Array) -> jax.Array:
-    """Which branch a slot runs."""
-    return jnp.where(first, _EMBEDDING_KIND,
-                     jnp.where(last, _LOSS_KIND, jnp.where(valid, _LAYER_KIND, _IDLE_KIND)))
 
 
 def _put(stack: jax.Array, value: jax.Array, index: jax.Array) -> jax.Array:
