@@ -31,6 +31,7 @@ from __future__ import annotations
 import inspect
 import itertools
 import math
+import re
 from typing import Any, Mapping, Sequence
 
 import numpy as np
@@ -175,7 +176,18 @@ def widen(text: str, small: Axes, full: Mapping[str, int]) -> str:
         module.operation.attributes["mhlo.num_partitions"] = ir.IntegerAttr.get(
             ir.IntegerType.get_signless(32), math.prod(full_shape))
         _drop_entry_shardings(module)
-        return module.operation.get_asm(enable_debug_info=False)
+        return _widen_meshes(module.operation.get_asm(enable_debug_info=False), full)
+
+
+def _widen_meshes(text: str, full: Mapping[str, int]) -> str:
+    """``text`` with the axes of its ``sdy.mesh`` symbols (which XLA keeps after partitioning
+    from jaxlib 0.11 on) at their full sizes."""
+    def mesh(line: re.Match) -> str:
+        if "device_ids" in line[0]:
+            raise HespasError(f"cannot widen a mesh of explicit device ids: {line[0].strip()}")
+        return re.sub(r'"(\w+)"=(\d+)', lambda axis: f'"{axis[1]}"={full.get(axis[1], axis[2])}',
+                      line[0])
+    return re.sub(r"^\s*sdy\.mesh @.*$", mesh, text, flags=re.MULTILINE)
 
 
 def _drop_entry_shardings(module) -> None:
