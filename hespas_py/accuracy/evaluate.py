@@ -81,7 +81,11 @@ class Result:
                 "estimated_peak_bytes": self.estimated_peak_bytes, "memory_error": self.memory_error,
                 "counted": r.counted, "reason": r.reason or None,
                 "combine_threshold": r.combine_threshold.as_json() if r.combine_threshold else None,
-                "note": "; ".join(n for n in (r.note, self.unmodelled) if n) or None}
+                "note": "; ".join(n for n in (r.note, self.unmodelled) if n) or None,
+                **({} if r.work is None else {
+                    "tokens_per_step": r.work.tokens,
+                    "measured_tflops_per_device": r.work.tflops_per_device(r.measured_s),
+                    "estimated_tflops_per_device": r.work.tflops_per_device(self.estimated_s)})}
 
 
 class DeviceCountMismatch(HespasError):

@@ -77,12 +77,15 @@ def print_table(evaluation: Evaluation) -> None:
     from rich.table import Table
 
     memory = any(r.memory_error is not None for r in evaluation.results)
+    rates = any(r.row.work is not None for r in evaluation.results)
     table = Table(title="estimated vs measured step time"
                   + (" and per-device peak memory" if memory else ""))
     columns = ["group", "row", "system", "estimator", "counted", "measured (s)", "estimated (s)",
                "error"]
     if memory:
         columns += ["measured peak (GiB)", "estimated peak (GiB)", "memory error"]
+    if rates:
+        columns += ["tokens/step", "measured (TFLOP/s/dev)", "estimated (TFLOP/s/dev)"]
     for column in columns:
         table.add_column(column, justify="right" if "(" in column or "error" in column else "left")
     for r in evaluation.results:
@@ -95,6 +98,11 @@ def print_table(evaluation: Evaluation) -> None:
             cells += [gib(r.row.measured_peak_bytes) if known else "",
                       gib(r.estimated_peak_bytes) if known else "",
                       f"{r.memory_error:+.1%}" if known else ""]
+        if rates:
+            work = r.row.work
+            cells += ["", "", ""] if work is None else [
+                f"{work.tokens:,}", f"{work.tflops_per_device(r.row.measured_s):.0f}",
+                f"{work.tflops_per_device(r.estimated_s):.0f}"]
         table.add_row(*cells)
     console = Console()
     console.print(table)

@@ -73,11 +73,10 @@ class MemoryReport:
         }
 
 
-def _alias_bytes(arg_types: tuple[TensorType, ...], result_types: tuple[TensorType, ...],
-                 aliases: Mapping[int, int]) -> int:
-    """Bytes of donated arguments that an output takes over (named, else one of its type)."""
-    claimed: set[int] = set()
-    total = 0
+def _donated_outputs(arg_types: tuple[TensorType, ...], result_types: tuple[TensorType, ...],
+                     aliases: Mapping[int, int]) -> dict[int, int]:
+    """Output -> the donated argument whose buffer it takes over (named, else one of its type)."""
+    claimed: dict[int, int] = {}
     for arg, output in sorted(aliases.items(), key=lambda item: item[1] == ANY_OUTPUT):
         if arg >= len(arg_types):
             continue
@@ -86,9 +85,8 @@ def _alias_bytes(arg_types: tuple[TensorType, ...], result_types: tuple[TensorTy
                            if k not in claimed and t == arg_types[arg]), None)
         if output is None or output in claimed or output >= len(result_types):
             continue
-        claimed.add(output)
-        total += min(arg_types[arg].nbytes, result_types[output].nbytes)
-    return total
+        claimed[output] = arg
+    return claimed
 
 
 def _backend(name: str | Backend) -> Backend:
@@ -120,9 +118,13 @@ def analyze(module: Module, fused_attention: bool = False, combine: Thresholds =
     rewrites to plan with (`memory_rules` of a hardware's params; none by default)."""
     entry = module.functions[module.entry]
     returned = entry.ops[-1].operands if entry.ops else ()
+    donated = _donated_outputs(entry.arg_types, entry.result_types, module.aliases)
+    # An output in a donated argument's allocation lends it to no temporary: XLA assigns nothing
+    # else to an entry parameter's allocation ("allocation holds parameter", MaybeAssignBuffer in
+    # xla/service/buffer_assignment.cc).
     temporaries = scope_peak(entry.ops, entry.args, entry.arg_types, returned, fused_attention,
-                             output_slots=returned, combine=combine,
-                             backend=_backend(backend), rules=rules, entry=True)
+                             output_slots=[v for k, v in enumerate(returned) if k not in donated],
+                             combine=combine, backend=_backend(backend), rules=rules, entry=True)
     arguments = [Buffer("parameter", t.shape, t.dtype, t.nbytes, "argument")
                  for t in entry.arg_types]
     producers = {r: op.name for op in entry.ops for r in op.results}
@@ -133,7 +135,8 @@ def analyze(module: Module, fused_attention: bool = False, combine: Thresholds =
         arguments_bytes=sum(b.bytes for b in arguments),
         outputs_bytes=sum(b.bytes for b in outputs)
         + (TUPLE_POINTER_BYTES * len(outputs) if len(outputs) > 1 else 0),
-        alias_bytes=_alias_bytes(entry.arg_types, entry.result_types, module.aliases),
+        alias_bytes=sum(min(entry.arg_types[arg].nbytes, entry.result_types[out].nbytes)
+                        for out, arg in donated.items()),
         temporaries_bytes=temporaries.bytes, top=tuple(top[:TOP_BUFFERS]))
 
 
