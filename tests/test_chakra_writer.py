@@ -244,3 +244,36 @@ def test_forked_encoders_write_the_serial_bytes(tmp_path, monkeypatch, fail):
         forked, serial = tmp_path / "forked" / name, tmp_path / "serial" / name
         assert forked.read_bytes() == serial.read_bytes()
     assert len(nodes_of(tmp_path / "forked" / "dev.1.et")) == 12 * 4
+
+
+def test_reused_compute_node_encodes_as_a_fresh_one():
+    """`CompNodes.fill` refills one message: every node (zeros, shrinking deps, the default
+    name) encodes as `comp` builds it."""
+    from hespas_py.chakra.nodes import CompNodes, comp
+
+    nodes = CompNodes()
+    cases = [(7, 12, [1, 2, 3], 1000, 64, "convolution+add"), (0, 0, [], 0, 0, ""),
+             (2**40, 2**33, [5], 2**62, 2**64 - 1, "add"), (9, 3, [], 17, 0, "exponential")]
+    for node_id, micros, deps, flops, nbytes, name in cases:
+        fresh = comp(node_id, micros, deps, num_ops=flops, tensor_size=nbytes, name=name)
+        filled = nodes.fill(node_id, micros, deps, flops, nbytes, name)
+        assert filled.SerializeToString() == fresh.SerializeToString()
+
+
+@pytest.mark.parametrize("size", [0, 1, 126, 127, 128, 300, 16383, 16384, 2**21 + 5])
+def test_node_length_prefix_is_protobufs(size):
+    """`write_nodes` writes the bytes of protobuf's ``serialize_length_prefixed`` (a node of
+    ``size`` name bytes is around that long: the prefix crosses each varint length)."""
+    import io
+
+    from google.protobuf import proto
+
+    from hespas_py.chakra.io import write_nodes
+    from hespas_py.chakra.nodes import comp
+
+    nodes = [comp(3, 5, [1], name="x" * size), comp(4, 0, [], name="y" * (size // 2 + 1))]
+    ours, theirs = io.BytesIO(), io.BytesIO()
+    write_nodes(ours, nodes)
+    for node in nodes:
+        proto.serialize_length_prefixed(node, theirs)
+    assert ours.getvalue() == theirs.getvalue()
