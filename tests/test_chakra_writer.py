@@ -277,3 +277,17 @@ def test_node_length_prefix_is_protobufs(size):
     for node in nodes:
         proto.serialize_length_prefixed(node, theirs)
     assert ours.getvalue() == theirs.getvalue()
+
+
+@pytest.mark.parametrize("field, value, what", [
+    ("time_s", float("nan"), "time"), ("time_s", 1e13, "duration in microseconds"),
+    ("flops", float("inf"), "FLOPs"), ("bytes", -1.0, "bytes"), ("bytes", 2.0**63, "bytes")])
+def test_a_value_no_trace_can_hold_is_refused_naming_its_block(tmp_path, field, value, what):
+    """Every compute block's time, FLOPs, bytes and duration must be a trace value; the first
+    block (in order) with one that is not is named."""
+    graph = individual_split(TINY)
+    estimates = estimates_for(graph)
+    last = max(i for i, e in enumerate(estimates) if e is not None)
+    estimates[last] = Estimate(**{"time_s": 1e-6, "flops": 1.0, "bytes": 1.0, field: value})
+    with pytest.raises(HespasError, match=rf"block {last} \(add\): its {what} .* is not a trace value"):
+        write_traces(tmp_path, graph, estimates, DeviceLayout(2, 1))

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from operator import attrgetter
 from typing import Iterator, Sequence
 
-from hespas_py.chakra.io import write_nodes, write_trace
+from hespas_py.chakra.io import node_bytes, write_nodes, write_trace
 from hespas_py.chakra.nodes import CompNodes, collective, comp, point_to_point
 from hespas_py.chakra.schema import Node, NodeType
 from hespas_py.fast_init import fast_constructor
@@ -141,19 +141,16 @@ def _nodes(placed: Sequence[Placed], comp_costs: CompCosts) -> Iterator[Node]:
 def _pieces(placed: Sequence[Placed], comp_costs: CompCosts) -> list[bytes]:
     """The encoded nodes of each placed block (compute nodes filled into one reused message,
     `CompNodes`)."""
-    stream = io.BytesIO()
-    ends = []
+    pieces = []
     compute = CompNodes()
     for item in placed:
         if item.comms:
-            write_nodes(stream, _nodes((item,), comp_costs))
+            pieces.append(_encoded((item,), comp_costs))
         else:
             micros, flops, nbytes = comp_costs[item.block.id]
-            write_nodes(stream, (compute.fill(item.first, micros, item.deps, flops, nbytes,
-                                              item.block.label),))
-        ends.append(stream.tell())
-    data = stream.getvalue()
-    return [data[start:end] for start, end in zip([0, *ends], ends)]
+            pieces.append(node_bytes(compute.fill(item.first, micros, item.deps, flops, nbytes,
+                                                  item.block.label)))
+    return pieces
 
 
 def _encoded(placed: Sequence[Placed], comp_costs: CompCosts) -> bytes:

@@ -27,9 +27,13 @@ def write_nodes(stream: BinaryIO, nodes: Iterable) -> None:
     the encoding of a node."""
     write = stream.write
     for node in nodes:
-        data = node.SerializeToString()
-        write(_ONE_BYTE[len(data)] if len(data) < 0x80 else _varint(len(data)))
-        write(data)
+        write(node_bytes(node))
+
+
+def node_bytes(node) -> bytes:
+    """One node as a trace holds it: its length as a varint, then its bytes."""
+    data = node.SerializeToString()
+    return (_ONE_BYTE[len(data)] if len(data) < 0x80 else _varint(len(data))) + data
 
 
 #: The varints of 0 to 127: one byte each.

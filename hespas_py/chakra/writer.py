@@ -121,6 +121,13 @@ def _check_fits(graph: BlockGraph, block: Block, what: str, value: float) -> Non
                       "or the node config's rates too small")
 
 
+def _all_fit(values: Sequence[float]) -> bool:
+    """Whether every value passes `_check_fits` (at C speed: a NaN or an infinity makes the sum
+    so, and no trace value's sum comes near the float range's end)."""
+    return not values or (math.isfinite(sum(values)) and min(values) >= 0
+                          and max(values) <= TRACE_INT_MAX)
+
+
 def _plan(graph: BlockGraph, layout: DeviceLayout) -> tuple[Plan, dict[tuple[int, ...], int]]:
     """Per collective block, each device's communication nodes; and the group registry."""
     registry: dict[tuple[int, ...], int] = {}
@@ -222,16 +229,20 @@ def write_traces(out_dir: Path, graph: BlockGraph, estimates: Sequence[Estimate 
     and the others' groups and peers (`hespas_py.chakra.symmetric`).
     """
     compute = [b for b in graph.blocks if not b.collective]
-    for block in compute:
-        estimate = estimates[block.id]
-        for what, value in (("time", estimate.time_s), ("FLOPs", estimate.flops),
-                            ("bytes", estimate.bytes)):
-            _check_fits(graph, block, what, value)
-    micros = durations_micros([estimates[b.id].time_s for b in compute])
-    comp_costs = {b.id: (m, round(estimates[b.id].flops), round(estimates[b.id].bytes))
-                  for b, m in zip(compute, micros)}
-    for block, m in zip(compute, micros):
-        _check_fits(graph, block, "duration in microseconds", m)
+    times = [estimates[b.id].time_s for b in compute]
+    flops = [estimates[b.id].flops for b in compute]
+    nbytes = [estimates[b.id].bytes for b in compute]
+    if not all(map(_all_fit, (times, flops, nbytes))):
+        for block in compute:
+            estimate = estimates[block.id]
+            for what, value in (("time", estimate.time_s), ("FLOPs", estimate.flops),
+                                ("bytes", estimate.bytes)):
+                _check_fits(graph, block, what, value)
+    micros = durations_micros(times)
+    if not _all_fit(micros):
+        for block, m in zip(compute, micros):
+            _check_fits(graph, block, "duration in microseconds", m)
+    comp_costs = {b.id: (m, round(f), round(n)) for b, m, f, n in zip(compute, micros, flops, nbytes)}
     plan, registry = _plan(graph, layout)
     distinct = _distinct(plan)
     classes = _alike(distinct, layout.num_devices)
