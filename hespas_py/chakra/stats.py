@@ -52,10 +52,11 @@ def module_stats(graph: BlockGraph, estimates: Sequence[Estimate | None], hardwa
     collectives: dict[str, dict[str, float]] = {}
     # Estimators hand the same OpCost to every op they cost alike: count rows by identity
     # (at C speed), then tally each distinct row once.
-    occurrences: Counter[int] = Counter()
-    rows: dict[int, OpCost] = {}
+    all_rows: list[OpCost] = []
     time_s = flops = nbytes = ceiling_flops = ceiling_time = 0.0
+    compute = ops = 0
     for block in graph.blocks:
+        ops += len(block.ops)
         if block.collective:
             entry = collectives.setdefault(block.ops[0].short_name, {"count": 0, "bytes": 0})
             entry["count"] += 1
@@ -63,6 +64,7 @@ def module_stats(graph: BlockGraph, estimates: Sequence[Estimate | None], hardwa
             if len(block.ops) > 1:  # combined (`hespas_py.split.combine`): how many it stands for
                 entry["combined_ops"] = entry.get("combined_ops", 0) + len(block.ops)
             continue
+        compute += 1
         estimate = estimates[block.id]
         time_s += estimate.time_s
         flops += estimate.flops
@@ -70,8 +72,9 @@ def module_stats(graph: BlockGraph, estimates: Sequence[Estimate | None], hardwa
         if estimate.peak_flops > 0:
             ceiling_flops += estimate.flops
             ceiling_time += estimate.time_s * estimate.peak_flops
-        occurrences.update(map(id, estimate.per_op))
-        rows.update(zip(map(id, estimate.per_op), estimate.per_op))
+        all_rows += estimate.per_op
+    occurrences = Counter(map(id, all_rows))
+    rows = dict(zip(map(id, all_rows), all_rows))
     fallback: Counter[str] = Counter()
     notes: dict[str, None] = {}
     for key, cost in rows.items():
@@ -86,9 +89,7 @@ def module_stats(graph: BlockGraph, estimates: Sequence[Estimate | None], hardwa
         "estimator": estimator,
         "hardware": hardware.name,
         "num_devices": graph.num_devices,
-        "blocks": {"compute": sum(not b.collective for b in graph.blocks),
-                   "collective": sum(b.collective for b in graph.blocks),
-                   "ops": sum(len(b.ops) for b in graph.blocks)},
+        "blocks": {"compute": compute, "collective": len(graph.blocks) - compute, "ops": ops},
         "runtime_s": time_s,
         "flops": flops,
         "bytes": nbytes,
