@@ -52,7 +52,7 @@ from hespas_py.mlir.aliases import read_aliases
 from hespas_py.mlir.attrs import UnreadableAttribute
 from hespas_py.mlir.bindings import generic_op_views, ir
 from hespas_py.mlir.meshes import read_meshes
-from hespas_py.mlir.ops import MODELED_DIALECTS, Function, Module, Op, TensorType, dialect, op_names
+from hespas_py.mlir.ops import MODELED_DIALECTS, Module, Op, TensorType, dialect, op_names
 from hespas_py.mlir.shares import Borrowing, ShareDecoder, ShareEncoder
 from hespas_py.mlir.source import (ModuleSource, ParsedModule, ParserFailed, entry_name,
                                    module_name, module_sources, parse, pick_source)
@@ -113,12 +113,17 @@ def _read(parsed: ParsedModule, outline: bool) -> Module:
     meshes = read_meshes(module, name)
     reader = OutlineWalk if outline else _FunctionReader
     try:
-        functions = reader(name, module, meshes, hash).read_all()
+        walk = reader(name, module, meshes, hash)
+        functions = walk.read_all()
         if functions is None:  # two values hashed alike: number them by the values themselves
-            functions = reader(name, module, meshes, _same).read_all()
+            walk = reader(name, module, meshes, _same)
+            functions = walk.read_all()
     except UnreadableAttribute as error:
         raise HespasError(f"{name}: {error}") from None
-    warnings = (*parsed.warnings, *_dialect_warnings(name, functions.values(), parsed.unregistered))
+    names = walk.op_names()
+    if names is None:
+        names = op_names(f.ops for f in functions.values())
+    warnings = (*parsed.warnings, *_dialect_warnings(name, names, parsed.unregistered))
     attributes = module.operation.attributes
     entry = entry_name(name, {f.name: f.public for f in functions.values()})
     return Module(
@@ -135,12 +140,13 @@ def _read(parsed: ParsedModule, outline: bool) -> Module:
     )
 
 
-def _dialect_warnings(path: str, functions: Iterable[Function],
+def _dialect_warnings(path: str, names: Iterable[str],
                       unregistered: Sequence[str]) -> list[str]:
     """One warning per dialect outside `MODELED_DIALECTS`: those with ops (opaque to every later
-    stage), then those the parser did not know that only attributes or types use."""
+    stage; ``names``: the module's op names), then those the parser did not know that only
+    attributes or types use."""
     by_dialect: dict[str, list[str]] = {}
-    for name in sorted(op_names(f.ops for f in functions)):
+    for name in sorted(names):
         if dialect(name) not in MODELED_DIALECTS:
             by_dialect.setdefault(dialect(name), []).append(name)
     warnings = [
@@ -186,6 +192,7 @@ class _FunctionReader(FunctionWalk):
         first_ids = [len(self._types) + _IDS_PER_OP * start for start, _ in shares]
         children = [Forked(functools.partial(self._encoded_share, block, start, stop, first_id))
                     for (start, stop), first_id in zip(shares[1:], first_ids[1:])]
+        self._forked = True
         ops = self._ops(itertools.islice(block.operations, shares[0][1]))
         for child, (start, stop), first_id in zip(children, shares[1:], first_ids[1:]):
             decoder = ShareDecoder(first_id, start, ops, ids=self._ids, types=self._types,

@@ -75,6 +75,7 @@ class FunctionWalk:
         # counts them.
         self._borrowed: dict[int, Any] = {}
         self._holes = 0
+        self._forked = False  # whether forked children read some ops (`hespas_py.mlir.reader`)
 
     def read_all(self) -> dict[str, Function] | None:
         """Every function in module order, callees read before their first call site.
@@ -87,6 +88,10 @@ class FunctionWalk:
         if len(self._ids) + self._holes != len(self._types):
             return None
         return {name: self._functions[name] for name in self._func_ops}
+
+    def op_names(self) -> set[str] | None:
+        """The names of the ops read (regions included); None when forked children read some."""
+        return None if self._forked else set(self._kinds)
 
     def _function(self, name: str) -> Function:
         done = self._functions.get(name)
