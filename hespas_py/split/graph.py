@@ -171,23 +171,6 @@ def unread_constants(program: Program) -> set[int]:
     return unread
 
 
-def block_deps(program: Program, groups: Sequence[Sequence[int]]) -> list[tuple[int, ...]]:
-    """Per group, the ascending ids of the groups it depends on (ops outside every group ignored)."""
-    block_of = block_index(program, groups)
-    result = []
-    for block_id, group in enumerate(groups):
-        deps = set()
-        for position in group:
-            for value in program.uses[position]:
-                producer = program.producer.get(value)
-                if producer is not None and not program.constant[producer]:
-                    deps.add(block_of[producer])
-        deps.discard(block_id)
-        deps.discard(-1)
-        result.append(tuple(sorted(deps)))
-    return result
-
-
 def block_index(program: Program, groups: Sequence[Sequence[int]]) -> list[int]:
     """Per op position, the id of the group holding it (-1 for none); a fresh list."""
     block_of = [-1] * len(program.ops)

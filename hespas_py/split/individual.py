@@ -17,7 +17,7 @@ from hespas_py.mlir.ops import Module, Op
 from hespas_py.split.blocks import BlockGraph
 from hespas_py.split.build import build_graph
 from hespas_py.split.combine import Thresholds
-from hespas_py.split.graph import Program, block_deps, block_index
+from hespas_py.split.graph import Program, block_index
 
 
 def individual_split(source: Module | Sequence[Op], merge: bool = False,
@@ -50,22 +50,35 @@ def _groups(program: Program, merge: bool) -> list[list[int]]:
 
 
 def _merge_chains(program: Program, groups: list[list[int]]) -> list[list[int]]:
-    """Contract single-child -> single-parent compute edges; groups ordered by first op."""
-    deps = block_deps(program, groups)
+    """Contract single-child -> single-parent compute edges; groups ordered by first op.
+
+    One pass over the ops' reads counts each group's children and finds its parent when it has
+    exactly one (constant-like producers and ops outside every group are no parents)."""
+    block_of = block_index(program, groups)
+    producer_of, constant, uses = program.producer.get, program.constant, program.uses
+    children = [0] * len(groups)
+    parent = [-1] * len(groups)  # the group's only parent; -1: none, or several
+    for group_id, group in enumerate(groups):
+        parents = set()
+        for position in group:
+            for value in uses[position]:
+                source = producer_of(value)
+                if source is not None and not constant[source]:
+                    parents.add(block_of[source])
+        parents.discard(group_id)
+        parents.discard(-1)
+        for found in parents:
+            children[found] += 1
+        if len(parents) == 1:
+            parent[group_id] = parents.pop()
     compute = [not (len(g) == 1 and (program.collective[g[0]] or g[0] in program.loops))
                for g in groups]
-    children = [0] * len(groups)
-    for parents in deps:
-        for parent in parents:
-            children[parent] += 1
     successor = [-1] * len(groups)
     has_predecessor = [False] * len(groups)
-    for child, parents in enumerate(deps):
-        if len(parents) == 1:
-            parent = parents[0]
-            if children[parent] == 1 and compute[parent] and compute[child]:
-                successor[parent] = child
-                has_predecessor[child] = True
+    for child, only in enumerate(parent):
+        if only >= 0 and children[only] == 1 and compute[only] and compute[child]:
+            successor[only] = child
+            has_predecessor[child] = True
     merged = []
     for head in range(len(groups)):
         if has_predecessor[head]:
