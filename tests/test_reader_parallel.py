@@ -310,3 +310,41 @@ def test_no_process_to_be_had_means_the_parent_reads_alone(small_shares: None,
     child = Forked(lambda: [b"never"])
     assert child.result() is None and child.failed
     assert canonical(_read(DATA / "control_flow.mlir", monkeypatch, 3)) == canonical(serial)
+
+
+@pytest.mark.parametrize("name", ["control_flow.mlir", "foreign.mlir"])
+def test_a_module_parsed_ahead_reads_as_one_parsed_then(name: str,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """`parse_ahead` on a thread, then `load_module`: the same module, and the thread is gone
+    (at the OS level too) when the read starts, so the process may fork again."""
+    from hespas_py import forking
+    from hespas_py.mlir import ahead
+
+    monkeypatch.setenv("HESPAS_JOBS", "2")
+    serial = load_module(DATA / name)
+    ahead.parse_ahead(DATA / name)
+    taken = []
+    real_read = reader.read_parsed
+    monkeypatch.setattr(reader, "read_parsed",
+                        lambda parsed, outline: taken.append(forking.may_fork()) or real_read(
+                            parsed, outline))
+    assert canonical(load_module(DATA / name)) == canonical(serial)
+    assert taken == [True]
+    assert not ahead._started
+
+
+def test_a_file_parsed_ahead_fails_where_its_read_would(tmp_path: Path) -> None:
+    """Starting never raises; the read of the file raises what it raises without a read-ahead,
+    and a read of another file (or another module) does not take the parse."""
+    from hespas_py.mlir import ahead
+
+    missing = tmp_path / "missing.mlir"
+    ahead.parse_ahead(missing)
+    ahead.parse_ahead(DATA / "compute.mlir", module=2)
+    with pytest.raises(HespasError, match="missing.mlir: no such file"):
+        load_module(missing)
+    assert canonical(load_module(DATA / "compute.mlir")) == canonical(
+        load_module(DATA / "compute.mlir"))
+    with pytest.raises(HespasError, match="compute.mlir: no module 2"):
+        load_module(DATA / "compute.mlir", module=2)
+    assert not ahead._started

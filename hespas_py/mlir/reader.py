@@ -42,12 +42,13 @@ import itertools
 import logging
 import sys
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Sequence
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from hespas_py import forking
 from hespas_py.errors import HespasError
 from hespas_py.forking import Forked, max_jobs
 from hespas_py.gc_pause import gc_paused
+from hespas_py.mlir import ahead
 from hespas_py.mlir.aliases import read_aliases
 from hespas_py.mlir.attrs import UnreadableAttribute
 from hespas_py.mlir.bindings import generic_op_views, ir
@@ -74,22 +75,28 @@ def load_module(path: str | Path, *, outline: bool = False, module: int | None =
     """Read the module in ``path`` (module ``module``, from 1, of a file that holds several:
     `hespas_py.mlir.source`); raise `HespasError` ("<file>: <problem>") for bad input.
 
-    ``outline``: read op names and nesting only (see the module docstring).
+    ``outline``: read op names and nesting only (see the module docstring). A parse of the
+    module started ahead (`hespas_py.mlir.ahead`) is taken over.
     """
-    return _load(pick_source(path, module), outline)
+    started = ahead.take(path, module)
+    if started is not None:
+        return _load(started.source(), outline, started.parsed)
+    source = pick_source(path, module)
+    return _load(source, outline, functools.partial(parse, source))
 
 
 def load_modules(path: str | Path, *, outline: bool = False) -> Iterator[Module]:
     """Every module of ``path`` in file order (one for most files), each read when asked for."""
     for source in module_sources(path):
-        yield _load(source, outline)
+        yield _load(source, outline, functools.partial(parse, source))
 
 
-def _load(source: ModuleSource, outline: bool) -> Module:
-    """Read one module and print its warnings; one the parser fails on (or any, once it failed in
-    this process) is read in a fresh process (`hespas_py.mlir.isolated`)."""
+def _load(source: ModuleSource, outline: bool, parsed_module: Callable[[], ParsedModule]) -> Module:
+    """Read one module (``parsed_module()`` parses ``source``) and print its warnings; one the
+    parser fails on (or any, once it failed in this process) is read in a fresh process
+    (`hespas_py.mlir.isolated`)."""
     try:
-        parsed = parse(source)
+        parsed = parsed_module()
     except ParserFailed:
         from hespas_py.mlir.isolated import read_isolated
 

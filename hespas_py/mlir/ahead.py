@@ -1,0 +1,87 @@
+"""Parsing a module on a thread while the command loads its later stages.
+
+jaxlib's parser releases the GIL, so a command that knows its module file early
+(``hespas_chakra_gen --mlir_file F``) can have it parsed while it imports the splitter,
+estimators and trace writer: `parse_ahead` starts `pick_source` and `parse` of the file on a
+thread, and `hespas_py.mlir.reader.load_module` of the same file and module takes what it did
+(`take`). Nothing else changes: the same errors in the same order (each raised where the read
+would have raised it), a parser failure read again in a fresh process (`ParserFailed`), the same
+module. The thread has ended, at the OS level too, when `take` returns: the reader and the
+writer fork only a single-threaded process (`hespas_py.forking`). Except after a parser failure:
+that thread never ends, as its end would have glibc check the thread's memory cache, which a
+failed parse may leave corrupt (``tcache_thread_shutdown(): unaligned tcache chunk detected``
+aborts the process). Such a module is read in a fresh process anyway, and this one then runs
+its jobs alone.
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+from hespas_py.forking import wait_thread_gone
+from hespas_py.mlir.source import ModuleSource, ParsedModule, ParserFailed, parse, pick_source
+
+#: Parses started and not taken yet, by (file, module).
+_started: dict[tuple[Path, int | None], "_Ahead"] = {}
+
+
+class _Ahead:
+    """`pick_source` and `parse` of one file's module, run on a thread; each outcome (a result
+    or the exception it raised) is handed over by `source` and `parsed`."""
+
+    def __init__(self, path: Path, module: int | None) -> None:
+        self._outcomes: list = []
+        self._done = threading.Event()
+        self._thread = threading.Thread(target=self._run, args=(path, module), daemon=True,
+                                        name="hespas-parse-ahead")
+        self._thread.start()
+
+    def _run(self, path: Path, module: int | None) -> None:
+        try:
+            source = pick_source(path, module)
+            self._outcomes.append(source)
+            self._outcomes.append(parse(source))
+        except ParserFailed as error:
+            self._outcomes.append(error)
+            self._done.set()
+            threading.Event().wait()  # never ends (module docstring)
+        except BaseException as error:  # noqa: BLE001 - raised again in the taking thread
+            self._outcomes.append(error)
+        self._done.set()
+
+    def wait(self) -> None:
+        """Until the outcomes are in and, unless the parser failed, the thread has ended."""
+        self._done.wait()
+        if not isinstance(self._outcomes[-1], ParserFailed):
+            self._thread.join()
+            wait_thread_gone(self._thread.native_id)
+
+    def source(self) -> ModuleSource:
+        """The module's source, or the error picking it raised."""
+        return self._outcome(0)
+
+    def parsed(self) -> ParsedModule:
+        """The parsed module, or the error parsing it raised."""
+        return self._outcome(1)
+
+    def _outcome(self, index: int):
+        outcome = self._outcomes[min(index, len(self._outcomes) - 1)]  # an error ends them
+        if isinstance(outcome, BaseException):
+            raise outcome
+        return outcome
+
+
+def parse_ahead(path: str | Path, module: int | None = None) -> None:
+    """Start parsing module ``module`` of ``path`` (its only one when None) on a thread."""
+    key = (Path(path), module)
+    if key not in _started:
+        _started[key] = _Ahead(*key)
+
+
+def take(path: str | Path, module: int | None) -> _Ahead | None:
+    """The parse of ``path``'s module started ahead, finished; None when none was started."""
+    ahead = _started.pop((Path(path), module), None)
+    if ahead is not None:
+        ahead.wait()
+    return ahead
