@@ -17,14 +17,12 @@ import io
 import itertools
 import marshal
 from collections import Counter
-from dataclasses import dataclass
 from operator import attrgetter
-from typing import Iterator, Sequence
+from typing import Iterator, NamedTuple, Sequence
 
 from hespas_py.chakra.io import node_bytes, write_nodes, write_trace
 from hespas_py.chakra.nodes import CompNodes, collective, comp, point_to_point
 from hespas_py.chakra.schema import Node, NodeType
-from hespas_py.fast_init import fast_constructor
 from hespas_py.forking import Forked, shares
 from hespas_py.split.blocks import Block, BlockGraph
 
@@ -32,8 +30,7 @@ from hespas_py.split.blocks import Block, BlockGraph
 _NODES_PER_JOB = 20_000
 
 
-@dataclass(frozen=True, slots=True)
-class Comm:
+class Comm(NamedTuple):
     """One device's part in one collective block.
 
     Attributes:
@@ -52,8 +49,6 @@ class Comm:
     dst: int = 0
 
 
-#: `Comm`'s constructor taking every field positionally, made cheap (`hespas_py.fast_init`).
-new_comm = fast_constructor(Comm)
 #: Per collective block id, each device's communication nodes (devices of one group share one
 #: tuple; a device without communication there has ``()``).
 Plan = dict[int, list[tuple[Comm, ...]]]
@@ -61,8 +56,7 @@ Plan = dict[int, list[tuple[Comm, ...]]]
 CompCosts = dict[int, tuple[int, int, int]]
 
 
-@dataclass(frozen=True, slots=True)
-class Placed:
+class Placed(NamedTuple):
     """Where one block's nodes go in a device's trace.
 
     Attributes:
@@ -81,7 +75,6 @@ class Placed:
     after: tuple[int, ...] = ()
 
 
-_new_placed = fast_constructor(Placed)
 _KIND = attrgetter("kind")
 
 
@@ -110,12 +103,12 @@ def place(graph: BlockGraph, plan: Plan, device: int) -> list[Placed]:
                 ids.append(tuple(deps))
                 continue
             after = tuple(i for i in previous if i not in deps)
-            placed.append(_new_placed(block, first, deps, comms, after))
+            placed.append(Placed(block, first, deps, comms, after))
             previous = tuple(range(first, first + len(comms)))
             ids.append(previous)
             first += len(comms)
         else:
-            placed.append(_new_placed(block, first, deps, ()))
+            placed.append(Placed(block, first, deps, ()))
             ids.append((first,))
             first += 1
     return placed
@@ -248,13 +241,13 @@ class TraceEncoder:
         """
         if comms[0].kind != NodeType.COMM_COLL_NODE:
             item = self._placed[index]
-            return _encoded([_new_placed(item.block, item.first, item.deps, comms, item.after)],
+            return _encoded([Placed(item.block, item.first, item.deps, comms, item.after)],
                             self._comp_costs)
         node = self._collectives.get(index)
         if node is None:
             item = self._placed[index]
             node = self._collectives[index] = next(_nodes(
-                [_new_placed(item.block, item.first, item.deps, comms, item.after)],
+                [Placed(item.block, item.first, item.deps, comms, item.after)],
                 self._comp_costs))
         next(a for a in node.attr if a.name == "pg_name").string_val = str(comms[0].pg)
         stream = io.BytesIO()

@@ -38,7 +38,7 @@ import dataclasses
 import logging
 import math
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any, Iterable, NamedTuple
 
 from hespas_py.errors import HespasError
 from hespas_py.mlir.meshes import MAX_DEVICES
@@ -85,8 +85,7 @@ def _listed(op: Op) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(g) for g in op.attrs.get(key, ()) if len(g))
 
 
-@dataclass(frozen=True)
-class _Need:
+class _Need(NamedTuple):
     """The largest id the collectives name in one id space.
 
     Attributes:

@@ -41,7 +41,7 @@ from operator import itemgetter
 from pathlib import Path
 from typing import Sequence
 
-from hespas_py.chakra.encoder import CompCosts, Comm, Plan, TraceEncoder, new_comm, place
+from hespas_py.chakra.encoder import CompCosts, Comm, Plan, TraceEncoder, place
 from hespas_py.chakra.files import COMM_GROUP_FILE, trace_name
 from hespas_py.chakra.groups import DeviceLayout, grouping
 from hespas_py.chakra.symmetric import SYMMETRIC_FROM, one_placement, write_symmetric
@@ -166,8 +166,8 @@ def _roles(graph: BlockGraph, op: Op, size: int, layout: DeviceLayout,
         receives: dict[int, list[Comm]] = {}
         for src, dst in layout.pairs(op):
             if src != dst:
-                sends.setdefault(src, []).append(new_comm(_SEND, size, 0, 0, src, dst))
-                receives.setdefault(dst, []).append(new_comm(_RECV, size, 0, 0, src, dst))
+                sends.setdefault(src, []).append(Comm(_SEND, size, 0, 0, src, dst))
+                receives.setdefault(dst, []).append(Comm(_RECV, size, 0, 0, src, dst))
         for device in sends.keys() | receives.keys():  # sends first
             roles[device] = (*sends.get(device, ()), *receives.get(device, ()))
     elif op.short_name in COMM_TYPES:
@@ -176,7 +176,7 @@ def _roles(graph: BlockGraph, op: Op, size: int, layout: DeviceLayout,
             if len(group) < 2:
                 continue
             pg = registry.setdefault(group, len(registry) + 1)
-            role = (new_comm(_COLL, size, comm_type, pg, 0, 0),)
+            role = (Comm(_COLL, size, comm_type, pg, 0, 0),)
             for device in group:
                 roles[device] = role
     else:

@@ -34,7 +34,6 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-from hespas_py.estimate.library_calls import library_call
 from hespas_py.estimate.linalg_costs import (cholesky_work, convolution_work, dot_work,
                                              factorization, fft_work, triangular_solve_work)
 from hespas_py.estimate.work import (TENSOR, Work, attr_ints, combine, costliest, fallback,
@@ -222,6 +221,8 @@ def _custom_call(op: Op) -> Work:
         return _free(op)
     if target in _MEMORY_TARGETS:
         return _memory(op)
+    from hespas_py.estimate.library_calls import library_call  # GPU steps' calls only
+
     library = library_call(op)
     if library is not None:  # cuBLAS / cuDNN: one tensor-unit kernel
         return kernel_work(op, "tensor", library.flops, nbytes=library.bytes, unit=TENSOR,

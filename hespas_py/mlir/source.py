@@ -31,9 +31,8 @@ from __future__ import annotations
 import gzip
 import re
 import zlib
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Mapping, NoReturn
+from typing import Callable, Mapping, NamedTuple, NoReturn
 
 from hespas_py.errors import HespasError
 from hespas_py.mlir.bindings import ir, make_context, stablehlo
@@ -52,8 +51,7 @@ _IMPLICIT_MODULE_LOCATION = 'loc("-":0:0)'
 _QUOTED = 40
 
 
-@dataclass(frozen=True)
-class ParsedModule:
+class ParsedModule(NamedTuple):
     """A live module and what parsing it taught us.
 
     Attributes:
@@ -82,8 +80,7 @@ class ParserFailed(HespasError):
 _failed_on: str | None = None
 
 
-@dataclass(frozen=True)
-class ModuleSource:
+class ModuleSource(NamedTuple):
     """One module's worth of a file, unparsed: its label and its bytes (bytecode) or text
     (padded with the newlines before it, so that the parser's line numbers are the file's)."""
 

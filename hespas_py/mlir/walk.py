@@ -10,11 +10,9 @@ forked processes.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, NamedTuple, Sequence
 
 from hespas_py.errors import HespasError
-from hespas_py.mlir.analyze import EXPANDED
 from hespas_py.mlir.attrs import OPS_WITH_ATTRIBUTES, AttributeReader
 from hespas_py.mlir.bindings import ir, mhlo, stablehlo
 from hespas_py.mlir.loops import TRACKED, trip_count
@@ -25,8 +23,7 @@ from hespas_py.mlir.source import func_ops, is_public
 _NO_ATTRS: dict[str, Any] = {}
 
 
-@dataclass(frozen=True, slots=True)
-class _OpKind:
+class _OpKind(NamedTuple):
     """What the walk needs to know about every op of one kind, worked out once per kind.
 
     Attributes:
@@ -253,6 +250,8 @@ class OutlineWalk(FunctionWalk):
     of the ops in `analyze.EXPANDED`; never forked (it is fast enough alone)."""
 
     def _block(self, block: ir.Block) -> tuple[tuple[int, ...], tuple[TensorType, ...], tuple[Op, ...]]:
+        from hespas_py.mlir.analyze import EXPANDED  # the histogram's module: not the full read's
+
         kinds, ops = self._kinds, []
         for index, view in enumerate(block.operations):
             op = view.operation
