@@ -8,7 +8,6 @@ their accuracy rows use), with what ``module_stats.json`` says of the attention 
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import sys
 import tempfile
 from pathlib import Path
@@ -16,7 +15,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from hespas_py.chakra.files import COMM_GROUP_FILE, TRACE_PREFIX  # noqa: E402
-from hespas_py.estimate.hardware import load_hardware  # noqa: E402
+from hespas_py.hardware import load_hardware  # noqa: E402
 from hespas_py.export import workload_path  # noqa: E402
 from hespas_py.pipeline import GenConfig, generate  # noqa: E402
 from hespas_py.sim.config import load_system_dir  # noqa: E402
@@ -29,7 +28,7 @@ NODES = ("A100_SXM_40GB", "H100_80GB", "H200_141GB", "B200_180GB")
 def step(node: str, workload: Path, fused: bool) -> tuple[float, dict]:
     """(simulated step seconds, module_stats attention entry) of ``workload`` on 4x ``node``."""
     hardware = load_hardware(node, "fused_roofline")
-    hardware = dataclasses.replace(hardware, params={**hardware.params, "fused_attention": fused})
+    hardware = hardware.with_params({"fused_attention": fused})
     setup = load_system_dir(REPO / "configs" / "systems" / f"{node}_4GPU")
     with tempfile.TemporaryDirectory(prefix="hespas-attention-") as tmp:
         out = Path(tmp) / "traces"

@@ -42,7 +42,7 @@ def _gb(n: float) -> str:
 
 
 def gpu() -> None:
-    from hespas_py.estimate.hardware import load_hardware
+    from hespas_py.hardware import load_hardware
     from hespas_py.memory import peak_of_file
 
     if not (REFERENCE / "measured.csv").is_file():

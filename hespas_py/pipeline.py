@@ -31,7 +31,10 @@ from typing import Any, Callable, Mapping
 
 from hespas_py.chakra.groups import DeviceLayout
 from hespas_py.errors import HespasError
-from hespas_py.estimate.base import Estimate, Hardware
+from hespas_py.estimate.base import DEFAULT_ESTIMATOR, Estimate, estimator_class
+from hespas_py.hardware import Hardware, parse_params
+from hespas_py.hardware.config import config_method, read_config
+from hespas_py.hardware.presets import config_file, hardware_from_config
 from hespas_py.forking import background
 from hespas_py.gc_pause import gc_paused
 from hespas_py.output_dir import check_target, staged
@@ -115,22 +118,20 @@ class GenConfig:
         ``num_npus``, ``module``, ``loop_trips``, ``combine_threshold``,
         ``collective_rewrites``, ``memory``, ``clean``,
         ``cache_dir``, ``disable_cache``. ``estimator`` replaces the config's method (a preset
-        named alone runs `hespas_py.estimate.hardware.PRESET_METHOD`); ``params`` (``KEY=VALUE``
-        texts, `hespas_py.estimate.hardware.parse_params`) are added to the hardware's params.
+        named alone runs `DEFAULT_ESTIMATOR`); ``params`` (``KEY=VALUE`` texts,
+        `hespas_py.hardware.parse_params`) are added to the hardware's params.
         """
-        from hespas_py.estimate import hardware as hw
-
         estimator, params = overrides.pop("estimator", None), overrides.pop("params", None)
         estimator = estimator.strip().lower() if estimator else None
-        path, preset = hw.config_file(config, estimator or hw.PRESET_METHOD, what="config file")
-        data, source = hw.read_config(path), str(path)
+        path, preset = config_file(config, estimator or DEFAULT_ESTIMATOR, what="config file")
+        data, source = read_config(path), str(path)
         perf = data.get("perf_estimator")
-        method = estimator or (hw.PRESET_METHOD if preset else None)
-        hardware = hw.hardware_from_config(data, source, method, name=preset)
-        method = method or perf["method"].strip().lower()
+        declared = config_method(data, source)
+        method = estimator or (DEFAULT_ESTIMATOR if preset else declared)
+        estimator_class(method)  # an unknown name fails before the hardware section is read
+        hardware = hardware_from_config(data, source, method, name=preset)
         if params:
-            hardware = dataclasses.replace(
-                hardware, params={**hardware.params, **hw.parse_params(params, method)})
+            hardware = hardware.with_params(parse_params(params, method))
         settings: dict[str, Any] = {
             "mlir_file": data.get("mlir_file"),
             "output_dir": data.get("output_dir"),
@@ -139,8 +140,7 @@ class GenConfig:
             "block_lim": data.get("block_lim", cls.block_lim),
             "separator": data.get("separator", cls.separator),
             "separator_policy": data.get("separator_policy", cls.separator_policy).strip().lower(),
-            "num_npus": (perf["hardware"].get("num_npus")
-                         if isinstance(perf["hardware"], dict) else None),
+            "num_npus": hardware.params.num_npus,
             "module": None,
             "loop_trips": data.get("loop_trips", cls.loop_trips),
             "combine_threshold": data.get("combine_threshold", 0),
@@ -192,7 +192,7 @@ def rewrites_by_default(hardware: Hardware) -> bool:
     """Whether XLA's collective rewrites apply to ``hardware`` unless told otherwise: when its
     ``compiler`` is ``xla_gpu`` (`hespas_py.split.rewrites` models that compiler's passes; the
     TPU compiler's are not public)."""
-    return hardware.params.get("compiler") == "xla_gpu"
+    return hardware.params.compiler == "xla_gpu"
 
 
 @dataclass(frozen=True)
@@ -234,7 +234,7 @@ def memory_of(module, hardware: Hardware, combine: Thresholds) -> dict[str, Any]
     from hespas_py.memory import analyze
     from hespas_py.split.combine import DEFAULT_COMBINE
 
-    report = analyze(module, bool(hardware.params.get("fused_attention", False)),
+    report = analyze(module, hardware.params.fused_attention,
                      combine or DEFAULT_COMBINE)
     return report.as_json(hardware.capacity_bytes)
 

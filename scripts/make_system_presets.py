@@ -24,7 +24,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from hespas_py.estimate.hardware import load_hardware  # noqa: E402
+from hespas_py.hardware import load_hardware  # noqa: E402
 
 SYSTEMS = REPO / "configs" / "systems"
 README = SYSTEMS / "README.md"

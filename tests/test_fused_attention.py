@@ -10,7 +10,8 @@ import jax
 import jax.numpy as jnp
 import pytest
 
-from hespas_py.estimate.base import Hardware, get_estimator
+from hespas_py.estimate.base import get_estimator
+from hespas_py.hardware import Hardware, Params
 from hespas_py.estimate.fusion import FLASH_BACKWARD, FLASH_FORWARD, Kind, plan_kernels
 from hespas_py.mlir.reader import load_module
 from hespas_py.pipeline import GenConfig, generate
@@ -169,10 +170,10 @@ def test_switch_off_plans_what_it_always_planned(tmp_path):
 
 
 def hardware(**params) -> Hardware:
-    return Hardware("test", peak_flops=1e12, per_dtype_flops={"bf16": 100e12},
+    return Hardware(name="test", peak_flops=1e12, per_dtype_flops={"bf16": 100e12},
                     memory_bandwidth=1e12, vector_flops=1e12,
-                    params={"launch_overhead_s": 0.0, "memory_efficiency": 1.0,
-                            "compute_memory_overlap": 0.0, **params})
+                    params=Params().updated({"launch_overhead_s": 0.0, "memory_efficiency": 1.0,
+                                             "compute_memory_overlap": 0.0, **params}))
 
 
 def test_flash_kernel_time_uses_the_attention_efficiencies(tmp_path):

@@ -156,7 +156,7 @@ def test_estimator_and_params_on_the_command_line(tmp_path, tiny, capsys, monkey
                                      estimator=flags[1] if flags[:1] == ["--estimator"] else None,
                                      params=flags[1::2] if flags[:1] == ["--param"] else None)
     assert settings.method == estimator
-    assert {k: settings.hardware.params[k] for k in params} == params
+    assert {k: getattr(settings.hardware.params, k) for k in params} == params
 
 
 @pytest.mark.parametrize("flags, message", [

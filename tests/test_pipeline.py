@@ -177,7 +177,8 @@ def test_gc_paused_restores_the_collector_state(enabled):
 
 def test_module_stats_counts_a_shared_cost_row_once_per_op():
     from hespas_py.chakra.stats import module_stats
-    from hespas_py.estimate.base import Estimate, Hardware, OpCost
+    from hespas_py.estimate.base import Estimate, OpCost
+    from hespas_py.hardware import Hardware
     from hespas_py.split.blocks import Block, BlockGraph
 
     add = OpCost("stablehlo.add", "f32", 10.0, 100.0, 1e-6)
@@ -187,7 +188,7 @@ def test_module_stats_counts_a_shared_cost_row_once_per_op():
     estimates = [Estimate(time_s=5e-6, flops=1020.0, bytes=250.0, per_op=(add, dot, add)),
                  Estimate(time_s=3e-6, flops=15.0, bytes=120.0, per_op=(add, other_add))]
     stats = module_stats(BlockGraph(blocks=blocks, num_devices=1, source="m.mlir"), estimates,
-                         Hardware("hw", 1e12, {}, 1e11), "roofline")
+                         Hardware(name="hw", peak_flops=1e12, memory_bandwidth=1e11), "roofline")
     assert stats["per_op"]["stablehlo.add"] == pytest.approx(
         {"count": 4, "flops": 35.0, "bytes": 320.0, "time_s": 5e-6, "time_share": 5 / 8})
     assert stats["per_op"]["stablehlo.dot_general"]["count"] == 1

@@ -207,11 +207,8 @@ def test_off_switch_writes_the_traces_of_no_rewrite(tmp_path):
                                    output_dir=tmp_path / "plain")
     assert config.collective_rewrites
     plain = tmp_path / "plain"
-    hardware = dict(config.hardware.params)
-    del hardware["compiler"]
-    generate(dataclasses.replace(
-        config, collective_rewrites=False,
-        hardware=dataclasses.replace(config.hardware, params=hardware)))
+    generate(dataclasses.replace(config, collective_rewrites=False,
+                                 hardware=config.hardware.with_params({"compiler": None})))
     traces = sorted(p.name for p in off.glob("*.et"))
     assert traces and traces == sorted(p.name for p in plain.glob("*.et"))
     assert all((off / t).read_bytes() == (plain / t).read_bytes() for t in traces)

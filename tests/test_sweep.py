@@ -12,7 +12,7 @@ import sys
 import pytest
 import yaml
 
-from hespas_py.estimate.hardware import PRESETS_DIR as NODE_PRESETS
+from hespas_py.hardware import PRESETS_DIR as NODE_PRESETS
 from hespas_py.export.workloads import workload_path
 import hespas_py.sim.trace as trace_module
 from hespas_py.sim.config import PRESETS_DIR

@@ -69,7 +69,7 @@ def find_workload(name: str, folders: Iterable[Path]) -> Path | None:
 
 def find_system(system: str, systems_dir: Path = SYSTEMS_DIR) -> tuple[str, Path] | None:
     """(node preset, system preset folder) of a system name by rule, or None."""
-    from hespas_py.estimate.hardware import preset_names
+    from hespas_py.hardware import preset_names
 
     node, _, count = system.rpartition("_x")
     if not node or not count.isdigit() or node not in preset_names():
@@ -82,7 +82,7 @@ def find_system(system: str, systems_dir: Path = SYSTEMS_DIR) -> tuple[str, Path
 
 def _presets(row: Row, systems_dir: Path) -> tuple[str, Path | None] | str:
     """(node preset, system folder; None for one device) of ``row``, or why there is none."""
-    from hespas_py.estimate.hardware import preset_names
+    from hespas_py.hardware import preset_names
 
     if row.node is not None and row.system_preset == "":
         return (row.node, None) if row.node in preset_names() else f"no node preset {row.node}"

@@ -27,6 +27,8 @@ from typing import Any, Iterable, Mapping, Optional
 from hespas_py.accuracy.cases import SYSTEMS_DIR, Case, plan_cases
 from hespas_py.accuracy.rows import Group, Row
 from hespas_py.errors import HespasError
+from hespas_py.hardware import load_hardware, parse_params
+from hespas_py.hardware.params import accepted
 
 DEFAULT_ESTIMATOR = "fused_roofline"
 #: linear_split block limit that never cuts a stretch of compute ops.
@@ -90,25 +92,19 @@ class DeviceCountMismatch(HespasError):
 
 def row_params(group: Group, row: Row, estimator: str) -> tuple[dict[str, Any], str]:
     """(params to add, what stays unmodelled) for ``row`` under ``estimator``."""
-    from hespas_py.estimate.base import estimator_class
-
     if row.attention != "flash" or not group.flash_params:
         return {}, ""
     wanted = dict(group.flash_params.get(estimator, {}))
-    accepted = estimator_class(estimator).param_types
-    if not wanted or any(k not in accepted for k in wanted):
+    settable = accepted(estimator)
+    if not wanted or any(k not in settable for k in wanted):
         return {}, f"fused attention not modelled by {estimator}"
     return wanted, ""
 
 
 def row_hardware(node: str, estimator: str, params: Mapping[str, Any]):
     """The `Hardware` of node preset ``node`` for ``estimator``, with ``params`` added."""
-    from hespas_py.estimate.hardware import load_hardware
-
     hardware = load_hardware(node, estimator)
-    if params:
-        hardware = dataclasses.replace(hardware, params={**hardware.params, **params})
-    return hardware
+    return hardware.with_params(params) if params else hardware
 
 
 def predict(case: Case, estimator: str, params: Mapping[str, Any]) -> tuple[float, int]:
@@ -201,9 +197,8 @@ def evaluate(groups: Iterable[Group], estimators: Iterable[str], measured: Optio
     """Predict every reproducible row of ``groups`` with each estimator (``measured``: the table of
     the one group given, instead of the packaged one; ``approximate``: also rows of guessed
     configurations; ``params``: ``KEY=VALUE`` estimator params for every row, over the group's,
-    checked for each estimator as `hespas_py.estimate.hardware.parse_params` does)."""
+    checked for each estimator as `hespas_py.hardware.parse_params` does)."""
     from hespas_py.estimate.base import estimator_class
-    from hespas_py.estimate.hardware import parse_params
 
     groups, names = list(groups), list(dict.fromkeys(estimators))
     for name in names:

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any, Mapping, NoReturn, Optional, Sequence
 
 from hespas_py.errors import HespasError
+from hespas_py.hardware.describe import param_help
 
 _LOG_LEVELS = ("debug", "info", "warning", "error")
 
@@ -188,9 +189,7 @@ PARAMS: tuple[Param, ...] = (
     Param("estimator", ("--estimator",), str, None,
           "Estimator (roofline, fused_roofline, xla_cost, xla_profile); default: the config's "
           "method, or fused_roofline for a preset name."),
-    Param("params", ("--param",), list, None,
-          "Estimator param, as in the config's hardware section (repeatable; e.g. "
-          "fused_attention=true).", "KEY=VALUE"),
+    Param("params", ("--param",), list, None, param_help(), "KEY=VALUE"),
     Param("collective_rewrites", ("--collective-rewrites/--no-collective-rewrites",), bool, None,
           "Apply XLA's collective rewrites (all-reduce + dynamic-slice by device id -> "
           "reduce-scatter); default: the config's collective_rewrites, else on for GPU presets "

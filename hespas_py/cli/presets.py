@@ -1,25 +1,26 @@
 """``hespas presets [--json]``: the shipped node presets (accelerators) and system presets
-(machines: network and collective algorithms), with the figures that tell them apart."""
+(machines: network and collective algorithms), with the figures that tell them apart;
+``--describe NAME``: every parameter of one node preset, with its unit, meaning and source."""
 
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Optional
 
 import typer
 
 from hespas_py.cli.main import app
+from hespas_py.hardware import load_hardware, preset_names
+from hespas_py.hardware.describe import preset_rows
+from hespas_py.hardware.presets import preset_methods, preset_section
 
 
 def node_rows() -> list[dict[str, Any]]:
     """One row per node preset: its estimator methods, dense bf16 peak and memory bandwidth."""
-    from hespas_py.estimate.hardware import PRESETS_DIR, load_hardware, preset_names
-
     rows = []
     for name in preset_names():
         hardware = load_hardware(name)
-        rows.append({"name": name,
-                     "methods": sorted(p.parent.name for p in (PRESETS_DIR / name).glob("*/config.json")),
+        rows.append({"name": name, "methods": preset_methods(name),
                      "bf16_tflops": hardware.per_dtype_flops.get("bf16", hardware.peak_flops) / 1e12,
                      "memory_gb_s": hardware.memory_bandwidth / 1e9})
     return rows
@@ -61,9 +62,41 @@ def _print(nodes: list[dict[str, Any]], systems: list[dict[str, Any]]) -> None:
     console.print(system_table)
 
 
+def describe(name: str) -> dict[str, Any]:
+    """Node preset ``name``: its methods and, per registry key, its value and source
+    (`hespas_py.hardware.describe.preset_rows`)."""
+    return {"name": name, "methods": preset_methods(name),
+            "parameters": preset_rows(preset_section(name))}
+
+
+def _print_description(doc: dict[str, Any]) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=f"{doc['name']} ({', '.join(doc['methods'])})", title_justify="left")
+    for column in ("key", "value", "unit", "read by", "meaning", "source"):
+        table.add_column(column)
+    for row in doc["parameters"]:
+        value = json.dumps(row["value"]) if row["set"] else f"[dim]{row['value']}[/dim]"
+        table.add_row(row["key"], value, row["unit"], row["read_by"], row["meaning"],
+                      row["source"])
+    Console().print(table)
+
+
 @app.command("presets")
-def presets(json_out: bool = typer.Option(False, "--json", help="Print the presets as JSON.")) -> None:
+def presets(json_out: bool = typer.Option(False, "--json", help="Print the presets as JSON."),
+            name: Optional[str] = typer.Option(
+                None, "--describe", metavar="NAME",
+                help="Every parameter of node preset NAME: value (dim: the default), unit, "
+                     "what reads it, meaning, source.")) -> None:
     """List the shipped node presets and system presets."""
+    if name is not None:
+        doc = describe(name)
+        if json_out:
+            typer.echo(json.dumps(doc, indent=2))
+        else:
+            _print_description(doc)
+        return
     nodes, systems = node_rows(), system_rows()
     if json_out:
         typer.echo(json.dumps({"nodes": nodes, "systems": systems}, indent=2))

@@ -28,11 +28,10 @@ from __future__ import annotations
 
 import statistics
 import time
-from typing import ClassVar, Mapping, Sequence
+from typing import Mapping, Sequence
 
 import numpy as np
 
-from hespas_py.checks import Number
 from hespas_py.errors import HespasError
 from hespas_py.estimate.base import Estimate, OpCost, register
 from hespas_py.estimate.costs import op_work
@@ -134,15 +133,12 @@ class XlaProfile(XlaBlockEstimator):
 
     name = "xla_profile"
     method_version = 2  # 2: gather and scatter indices spread over what they index (was zeros)
-    param_types: ClassVar[Mapping[str, type]] = {
-        **XlaBlockEstimator.param_types, "warmup": Number(0, integer=True),
-        "repeats": Number(1, integer=True), "back_to_back": bool}
 
     def __init__(self, hardware) -> None:
         super().__init__(hardware)
-        self.warmup = max(int(hardware.params.get("warmup", 2)), 0)
-        self.repeats = max(int(hardware.params.get("repeats", 10)), 1)
-        self.back_to_back = bool(hardware.params.get("back_to_back", False))
+        self.warmup = hardware.params.warmup
+        self.repeats = hardware.params.repeats
+        self.back_to_back = hardware.params.back_to_back
 
     def dispatch(self, buffers: int) -> OpCost | None:
         """The preset's dispatch row with ``back_to_back``; else None: each block's measured time

@@ -28,7 +28,7 @@ import yaml
 
 from hespas_py.checks import Number, shown
 from hespas_py.errors import HespasError
-from hespas_py.estimate.base import Hardware
+from hespas_py.hardware import Hardware
 from hespas_py.sim.machine import SystemSetup
 from hespas_py.split.combine import Thresholds
 from hespas_py.sweep.variants import check_dimensions, check_variants
@@ -147,7 +147,7 @@ def _workload(base: Path) -> Callable[[str], Workload]:
 
 
 def _node(base: Path, estimators: tuple[str, ...]) -> Callable[[str], dict[str, NodeConfig]]:
-    from hespas_py.estimate.hardware import config_file, hardware_from_config, read_config
+    from hespas_py.hardware.presets import config_file, hardware_from_config, read_config
 
     def resolve(name: str) -> dict[str, NodeConfig]:
         given = base / name
