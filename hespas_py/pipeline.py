@@ -33,8 +33,8 @@ from hespas_py.chakra.groups import DeviceLayout
 from hespas_py.errors import HespasError
 from hespas_py.estimate.base import DEFAULT_ESTIMATOR, Estimate, estimator_class
 from hespas_py.hardware import Hardware, parse_params
-from hespas_py.hardware.config import config_method, read_config
-from hespas_py.hardware.presets import config_file, hardware_from_config
+from hespas_py.hardware.config import config_method
+from hespas_py.hardware.presets import hardware_from_config, resolve_config
 from hespas_py.forking import background
 from hespas_py.gc_pause import gc_paused
 from hespas_py.output_dir import check_target, staged
@@ -123,8 +123,8 @@ class GenConfig:
         """
         estimator, params = overrides.pop("estimator", None), overrides.pop("params", None)
         estimator = estimator.strip().lower() if estimator else None
-        path, preset = config_file(config, estimator or DEFAULT_ESTIMATOR, what="config file")
-        data, source = read_config(path), str(path)
+        data, source, preset = resolve_config(config, estimator or DEFAULT_ESTIMATOR,
+                                              what="config file")
         perf = data.get("perf_estimator")
         declared = config_method(data, source)
         method = estimator or (DEFAULT_ESTIMATOR if preset else declared)

@@ -11,7 +11,6 @@ import pytest
 from hespas_py.errors import HespasError
 from hespas_py.hardware import (
     PRESETS_DIR, hardware_from_config, load_hardware, preset_names, read_config, validate_config)
-from hespas_py.hardware.presets import preset_path
 from hespas_py.pipeline import GenConfig
 
 REQUIRED_PRESETS = {
@@ -70,10 +69,6 @@ def test_preset_name_and_path_give_the_same_numbers() -> None:
     by_path = load_hardware(str(PRESETS_DIR / "TPUv4" / "roofline" / "config.json"))
     assert by_path == load_hardware("TPUv4")
     assert by_path.name == "TPUv4"
-
-
-def test_other_methods_fall_back_to_the_roofline_preset() -> None:
-    assert preset_path("A100_SXM_40GB", "some_method").parent.name == "roofline"
 
 
 def test_published_tool_config_loads(tmp_path: Path) -> None:

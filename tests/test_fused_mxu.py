@@ -7,10 +7,9 @@ from pathlib import Path
 import pytest
 
 from hespas_py.estimate.base import get_estimator
-from hespas_py.hardware import Hardware, Params
+from hespas_py.hardware import Hardware, Params, find_preset
 from hespas_py.estimate.fusion import Kind, plan_kernels
 from hespas_py.hardware import load_hardware, preset_names
-from hespas_py.hardware.presets import preset_section
 from hespas_py.mlir.reader import load_module
 from hespas_py.split.program import program_ops
 from test_fused_attention import MATMUL, attention, lowered
@@ -88,4 +87,4 @@ def test_tpu_presets_name_their_matrix_unit_and_gpus_have_none():
     assert sizes["TPUv3"] == sizes["TPUv4"] == sizes["TPUv5e"] == sizes["TPUv5p"] == 128
     assert all(size == 0 for name, size in sizes.items() if not name.startswith("TPU"))
     for name in ("TPUv6e", "TPU7x"):
-        assert preset_section(name)["mxu_size_source"]
+        assert find_preset(name).every_key()["mxu_size_source"]

@@ -14,8 +14,7 @@ from hespas_py.estimate.base import get_estimator
 from hespas_py.estimate.costs import op_work
 from hespas_py.estimate.fusion import GpuRules, Kind, plan_kernels
 from hespas_py.estimate.fusion.classes import kernel_class
-from hespas_py.hardware import load_hardware
-from hespas_py.hardware.presets import preset_section
+from hespas_py.hardware import find_preset, load_hardware
 from hespas_py.estimate.fusion.tree_reduction import partial_counts
 from hespas_py.estimate.library_calls import library_call
 from hespas_py.mlir.reader import load_module
@@ -230,7 +229,7 @@ def test_cublas_reads_dot_operands_as_stored(tmp_path):
 @pytest.mark.parametrize("preset,on", [("H100_80GB", True), ("A100_SXM_40GB", True),
                                        ("TPUv5p", False), ("TPUv6e", False)])
 def test_gpu_rules_are_on_for_nvidia_presets_only(preset, on):
-    params = preset_section(preset)
+    params = find_preset(preset).every_key()
     for rule in ("triton_normalization", "select_and_scatter_expansion", "cublas_gemm_operands",
                  "cublas_operand_layouts"):
         assert bool(params.get(rule, False)) is on

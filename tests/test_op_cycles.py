@@ -11,8 +11,7 @@ from hespas_py.errors import HespasError
 from hespas_py.estimate.base import get_estimator
 from hespas_py.estimate.fusion import Kind, plan_kernels
 from hespas_py.estimate.fusion.op_cycles import DEFAULT_CYCLES, PROFILES, vector_work
-from hespas_py.hardware import load_hardware
-from hespas_py.hardware.presets import preset_section
+from hespas_py.hardware import find_preset, load_hardware
 from hespas_py.mlir.reader import load_module
 from hespas_py.split.program import program_ops
 
@@ -85,6 +84,6 @@ def test_an_unknown_op_profile_is_an_error():
                                             ("H200_141GB", "sm_90"), ("A100_SXM_40GB", None),
                                             ("TPUv6e", None)])
 def test_presets_name_the_profile_of_their_architecture(preset, profile):
-    params = preset_section(preset)
+    params = find_preset(preset).every_key()
     assert params.get("vector_op_cycles") == profile
     assert profile is None or "hlo_op_profiles_data.h" in params["vector_op_cycles_source"]

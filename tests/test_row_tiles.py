@@ -12,8 +12,7 @@ from hespas_py.errors import HespasError
 from hespas_py.estimate.base import get_estimator
 from hespas_py.estimate.fusion import GpuRules, Kind, plan_kernels
 from hespas_py.estimate.fusion.row_tiles import GIVEN_SUM, REGISTER_TILE, ROW_SUM, SOFTMAX
-from hespas_py.hardware import load_hardware, parse_params, preset_names
-from hespas_py.hardware.presets import preset_section
+from hespas_py.hardware import find_preset, load_hardware, parse_params, preset_names
 from hespas_py.mlir.reader import load_module
 from hespas_py.split.program import program_ops
 
@@ -163,7 +162,7 @@ def test_the_latencies_are_checked_by_class_name():
 def test_only_presets_of_measured_chips_carry_the_latencies_each_with_its_measurement():
     carrying = {}
     for name in preset_names():
-        params = preset_section(name)
+        params = find_preset(name).every_key()
         if "spanning_row_tile_s" in params:
             carrying[name] = params["spanning_row_tile_s_source"]
     assert set(carrying) == {"H100_80GB", "H100_SXM_80GB", "H200_141GB"}

@@ -27,7 +27,7 @@ class Case:
 
     Attributes:
         row: the row.
-        node: node preset name.
+        node: node preset name (or a preset folder standing in for it).
         system_dir: system preset folder; None for a single-device program (no network).
         workload_file: the StableHLO step.
     """

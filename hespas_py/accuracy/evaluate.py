@@ -27,7 +27,7 @@ from typing import Any, Iterable, Mapping, Optional
 from hespas_py.accuracy.cases import SYSTEMS_DIR, Case, plan_cases
 from hespas_py.accuracy.rows import Group, Row
 from hespas_py.errors import HespasError
-from hespas_py.hardware import load_hardware, parse_params
+from hespas_py.hardware import find_preset, load_hardware, parse_params
 from hespas_py.hardware.params import accepted
 
 DEFAULT_ESTIMATOR = "fused_roofline"
@@ -193,17 +193,21 @@ class Evaluation:
 
 def evaluate(groups: Iterable[Group], estimators: Iterable[str], measured: Optional[Path] = None,
              workloads: Iterable[Path] = (), systems: Path = SYSTEMS_DIR,
-             approximate: bool = False, params: Iterable[str] = ()) -> Evaluation:
+             approximate: bool = False, params: Iterable[str] = (),
+             nodes: Mapping[str, str] = {}) -> Evaluation:
     """Predict every reproducible row of ``groups`` with each estimator (``measured``: the table of
     the one group given, instead of the packaged one; ``approximate``: also rows of guessed
     configurations; ``params``: ``KEY=VALUE`` estimator params for every row, over the group's,
-    checked for each estimator as `hespas_py.hardware.parse_params` does)."""
+    checked for each estimator as `hespas_py.hardware.parse_params` does; ``nodes``: per node
+    preset name, a preset folder its rows run on instead)."""
     from hespas_py.estimate.base import estimator_class
 
     groups, names = list(groups), list(dict.fromkeys(estimators))
     for name in names:
         estimator_class(name)
     given = {name: parse_params(list(params), name) for name in names}
+    for folder in nodes.values():
+        find_preset(folder)  # a missing or bad folder fails before any work
     if measured is not None and len(groups) != 1:
         raise HespasError("--measured replaces the table of one group: name it with --group")
     workloads = list(workloads)
@@ -213,6 +217,7 @@ def evaluate(groups: Iterable[Group], estimators: Iterable[str], measured: Optio
         cases, left_out = plan_cases(group.rows(measured), workloads, systems, approximate)
         skipped.extend(left_out)
         for case in cases:
+            case = dataclasses.replace(case, node=nodes.get(case.node, case.node))
             try:
                 for name in names:
                     row, unmodelled = row_params(group, case.row, name)

@@ -20,6 +20,7 @@ from hespas_py.accuracy.cases import SYSTEMS_DIR
 from hespas_py.accuracy.evaluate import DEFAULT_ESTIMATOR, Evaluation, evaluate
 from hespas_py.accuracy.rows import GROUPS, groups
 from hespas_py.cli.main import app
+from hespas_py.errors import HespasError
 from hespas_py.units import gib
 
 
@@ -108,6 +109,14 @@ def print_table(evaluation: Evaluation) -> None:
         console.print(f"[dim]skipped: {row.group} {row.name} {row.system}: {reason}[/dim]")
 
 
+def _node_folder(item: str) -> tuple[str, str]:
+    """``NAME=DIR`` of ``--node``."""
+    name, equals, folder = item.partition("=")
+    if not equals or not name or not folder:
+        raise HespasError(f"--node {item!r}: expected NAME=DIR")
+    return name, folder
+
+
 @app.command("accuracy")
 def accuracy(
     json_out: bool = typer.Option(False, "--json",
@@ -125,6 +134,9 @@ def accuracy(
     workloads: Optional[list[Path]] = typer.Option(
         None, "--workloads", help="Extra folder of <workload>.mlir files (repeatable)."),
     systems: Path = typer.Option(SYSTEMS_DIR, "--systems", help="Folder of system presets."),
+    nodes: Optional[list[str]] = typer.Option(
+        None, "--node", metavar="NAME=DIR", help="Run the rows of node preset NAME on the preset "
+        "folder DIR (a node.json; e.g. a calibrated preset; repeatable)."),
     approximate: bool = typer.Option(
         False, "--approximate", help="Also rows whose model configuration was never published "
                                      "(evaluated on our guessed export, not counted)."),
@@ -136,7 +148,7 @@ def accuracy(
     """Compare predicted step times with measured hardware, row by row."""
     names = list(dict.fromkeys(estimators or [DEFAULT_ESTIMATOR]))
     evaluation = evaluate(groups(group_names), names, measured, workloads or [], systems, approximate,
-                          params or [])
+                          params or [], dict(_node_folder(item) for item in nodes or []))
     if plot is not None:
         from hespas_py.accuracy.plot import plot as draw
 

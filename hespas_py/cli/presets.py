@@ -4,23 +4,26 @@
 
 from __future__ import annotations
 
+import functools
 import json
+import shutil
+import textwrap
 from typing import Any, Optional
 
 import typer
 
 from hespas_py.cli.main import app
-from hespas_py.hardware import load_hardware, preset_names
+from hespas_py.hardware import find_preset, preset_names
 from hespas_py.hardware.describe import preset_rows
-from hespas_py.hardware.presets import preset_methods, preset_section
 
 
 def node_rows() -> list[dict[str, Any]]:
     """One row per node preset: its estimator methods, dense bf16 peak and memory bandwidth."""
     rows = []
     for name in preset_names():
-        hardware = load_hardware(name)
-        rows.append({"name": name, "methods": preset_methods(name),
+        preset = find_preset(name)
+        hardware = preset.hardware_for("")
+        rows.append({"name": name, "methods": preset.methods,
                      "bf16_tflops": hardware.per_dtype_flops.get("bf16", hardware.peak_flops) / 1e12,
                      "memory_gb_s": hardware.memory_bandwidth / 1e9})
     return rows
@@ -63,32 +66,49 @@ def _print(nodes: list[dict[str, Any]], systems: list[dict[str, Any]]) -> None:
 
 
 def describe(name: str) -> dict[str, Any]:
-    """Node preset ``name``: its methods and, per registry key, its value and source
-    (`hespas_py.hardware.describe.preset_rows`)."""
-    return {"name": name, "methods": preset_methods(name),
-            "parameters": preset_rows(preset_section(name))}
+    """Node preset ``name`` (or a preset folder): its methods and, per registry key, its value
+    and source (`hespas_py.hardware.describe.preset_rows`)."""
+    preset = find_preset(name)
+    return {"name": preset.name, "alias_of": preset.alias_of or None, "datasheet": preset.datasheet,
+            "methods": preset.methods, "parameters": preset_rows(preset.every_key())}
+
+
+def _shown(value: Any) -> str:
+    """A parameter's value, short: numbers in ``%g``, tables as ``key value, ...``."""
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {_shown(v)}" for k, v in value.items())
+    if isinstance(value, float):
+        return f"{value:g}"
+    return json.dumps(value)
 
 
 def _print_description(doc: dict[str, Any]) -> None:
-    from rich.console import Console
-    from rich.table import Table
-
-    table = Table(title=f"{doc['name']} ({', '.join(doc['methods'])})", title_justify="left")
-    for column in ("key", "value", "unit", "read by", "meaning", "source"):
-        table.add_column(column)
-    for row in doc["parameters"]:
-        value = json.dumps(row["value"]) if row["set"] else f"[dim]{row['value']}[/dim]"
-        table.add_row(row["key"], value, row["unit"], row["read_by"], row["meaning"],
-                      row["source"])
-    Console().print(table)
+    """One paragraph per parameter: ``key = value unit (read by)``, then its meaning and source;
+    the parameters the preset leaves at their defaults after those it sets."""
+    width = min(shutil.get_terminal_size().columns, 100)
+    wrap = functools.partial(textwrap.fill, width=width, initial_indent="    ",
+                             subsequent_indent="    ")
+    alias = f" = {doc['alias_of']}" if doc["alias_of"] else ""
+    lines = [f"{doc['name']}{alias} (estimators with params of their own: "
+             f"{', '.join(doc['methods']) or 'none'})", wrap(f"datasheet: {doc['datasheet']}")]
+    for given in (True, False):
+        lines.append("" if given else "\nleft at their defaults:")
+        for row in (r for r in doc["parameters"] if r["set"] == given):
+            value = _shown(row["value"]) if given else row["value"]
+            lines.append(f"{row['key']} = {value}{' ' + row['unit'] if row['unit'] else ''}"
+                         f"  ({row['read_by']})")
+            lines.append(wrap(row["meaning"]))
+            if row["source"] and given and row["source"] != doc["datasheet"]:
+                lines.append(wrap(f"source: {row['source']}"))
+    print("\n".join(lines))
 
 
 @app.command("presets")
 def presets(json_out: bool = typer.Option(False, "--json", help="Print the presets as JSON."),
             name: Optional[str] = typer.Option(
                 None, "--describe", metavar="NAME",
-                help="Every parameter of node preset NAME: value (dim: the default), unit, "
-                     "what reads it, meaning, source.")) -> None:
+                help="Every parameter of node preset NAME (or a preset folder): value (dim: the "
+                     "default), unit, what reads it, meaning, source.")) -> None:
     """List the shipped node presets and system presets."""
     if name is not None:
         doc = describe(name)

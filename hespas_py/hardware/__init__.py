@@ -9,12 +9,13 @@ from hespas_py.hardware.config import parse_params, read_config, validate_config
 from hespas_py.hardware.params import SPECS, Hardware, Params, Spec
 from hespas_py.hardware.presets import (
                                         PRESETS_DIR,
+                                        NodePreset,
+                                        find_preset,
                                         hardware_from_config,
                                         load_hardware,
-                                        load_preset,
                                         preset_names,
 )
 
-__all__ = ["PRESETS_DIR", "SPECS", "Hardware", "Params", "Spec", "hardware_from_config",
-           "load_hardware", "load_preset", "parse_params", "preset_names", "read_config",
+__all__ = ["PRESETS_DIR", "SPECS", "Hardware", "NodePreset", "Params", "Spec", "find_preset",
+           "hardware_from_config", "load_hardware", "parse_params", "preset_names", "read_config",
            "validate_config"]

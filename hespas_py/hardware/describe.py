@@ -7,11 +7,12 @@ import json
 from typing import Any, Mapping
 
 from hespas_py.hardware.params import DATASHEET, SPECS, Spec, params_specs
+from hespas_py.hardware.presets import NodePreset
 from hespas_py.hardware.rules import as_json
 
-#: Marks around the generated table in ``configs/nodes/README.md``.
-TABLE_START = "<!-- parameter table: made by hespas_py.hardware.describe, do not edit -->"
-TABLE_END = "<!-- end of parameter table -->"
+#: Marks around the generated tables in ``configs/nodes/README.md``.
+TABLE_START = "<!-- {} table: made by hespas_py.hardware.describe, do not edit -->"
+TABLE_END = "<!-- end of {} table -->"
 
 
 def read_by(spec: Spec) -> str:
@@ -40,16 +41,41 @@ def source_text(spec: Spec) -> str:
     return f"`{spec.source}`" if spec.source else ""
 
 
-def parameter_table() -> str:
-    """The Markdown table of every hardware key, between `TABLE_START` and `TABLE_END`."""
-    lines = [TABLE_START, "",
-             "| key | value | unit | default | read by | source | meaning |",
-             "|---|---|---|---|---|---|---|"]
-    for spec in SPECS.values():
-        cells = [f"`{spec.key}`", spec.rule.describe(), spec.unit, default_text(spec),
-                 read_by(spec), source_text(spec), spec.help]
-        lines.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
-    return "\n".join([*lines, "", TABLE_END])
+def _table(header: list[str], rows: list[list[str]]) -> list[str]:
+    return ["| " + " | ".join(header) + " |", "|" + "---|" * len(header),
+            *("| " + " | ".join(c.replace("|", "\\|") for c in row) + " |" for row in rows)]
+
+
+def parameter_table() -> list[str]:
+    """The Markdown table of every hardware key."""
+    return _table(["key", "value", "unit", "default", "read by", "source", "meaning"],
+                  [[f"`{spec.key}`", spec.rule.describe(), spec.unit, default_text(spec),
+                    read_by(spec), source_text(spec), spec.help] for spec in SPECS.values()])
+
+
+def _peaks(rates: dict[str, float]) -> str:
+    """``f32 19.5, bf16/f16 312``: dense TFLOP/s per element type, equal rates named together."""
+    groups: dict[float, list[str]] = {}
+    for dtype, rate in rates.items():
+        groups.setdefault(rate, []).append(dtype)
+    return ", ".join(f"{'/'.join(names)} {rate / 1e12:g}" for rate, names in groups.items())
+
+
+def preset_table(presets: list[NodePreset]) -> list[str]:
+    """The Markdown table of the node presets' datasheet figures and their source."""
+    rows = []
+    for preset in presets:
+        if preset.alias_of:
+            rows.append([preset.name, f"another name for {preset.alias_of}", "", "", "", ""])
+            continue
+        hw = preset.hardware
+        rows.append([preset.name, _peaks(hw.get("per_datatype_flops", {})),
+                     f"{hw['vector_flops'] / 1e12:g}" if "vector_flops" in hw else "-",
+                     f"{hw['memory_bandwidth'] / 1e9:g}",
+                     f"{hw['hbm_bytes'] / 2**30:g}" if "hbm_bytes" in hw else "-",
+                     preset.datasheet])
+    return _table(["preset", "dense tensor peaks (TFLOP/s)", "vector", "HBM (GB/s)",
+                   "`hbm_bytes` (GiB)", "datasheet"], rows)
 
 
 def param_keys(method: str | None = None) -> list[str]:
@@ -78,10 +104,14 @@ def preset_rows(section: Mapping[str, Any]) -> list[dict[str, Any]]:
     return rows
 
 
-def with_parameter_table(readme: str) -> str:
-    """``readme`` with the text between `TABLE_START` and `TABLE_END` (markers included)
-    replaced by `parameter_table`; `ValueError` when the markers are missing."""
-    start, end = readme.find(TABLE_START), readme.find(TABLE_END)
-    if start < 0 or end < start:
-        raise ValueError("the parameter table's markers are missing")
-    return readme[:start] + parameter_table() + readme[end + len(TABLE_END):]
+def with_tables(readme: str, presets: list[NodePreset]) -> str:
+    """``readme`` with its ``preset`` and ``parameter`` tables (between `TABLE_START` and
+    `TABLE_END`) made afresh; `ValueError` when the markers are missing."""
+    for name, lines in (("preset", preset_table(presets)), ("parameter", parameter_table())):
+        start_mark, end_mark = TABLE_START.format(name), TABLE_END.format(name)
+        start, end = readme.find(start_mark), readme.find(end_mark)
+        if start < 0 or end < start:
+            raise ValueError(f"the {name} table's markers are missing")
+        readme = "\n".join([readme[:start] + start_mark, "", *lines, "",
+                            end_mark + readme[end + len(end_mark):]])
+    return readme

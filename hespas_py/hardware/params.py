@@ -303,9 +303,11 @@ def accepted(method: str) -> dict[str, Spec | None]:
     return keys
 
 
-def check_hardware(section: Mapping[str, Any], method: str, source: str, path: str) -> None:
-    """Check a ``hardware`` section for estimator ``method``: an unknown key, a value its rule
-    refuses or a missing required key is a `HespasError` naming ``source`` and ``path`` + key."""
+def check_hardware(section: Mapping[str, Any], method: str, source: str, path: str,
+                   required: bool = True) -> None:
+    """Check a ``hardware`` section for estimator ``method`` ("": keys every estimator accepts):
+    an unknown key, a value its rule refuses or (with ``required``) a missing required key is a
+    `HespasError` naming ``source`` and ``path`` + key."""
     rules = accepted(method)
     for key, value in section.items():
         if key not in rules:
@@ -315,7 +317,7 @@ def check_hardware(section: Mapping[str, Any], method: str, source: str, path: s
         if problem:
             raise HespasError(f"{source}: {path}{key} {problem}, got {json.dumps(value)}")
     for key, spec in rules.items():
-        if spec is not None and spec.required and key not in section:
+        if required and spec is not None and spec.required and key not in section:
             raise HespasError(f"{source}: missing required key {path}{key}")
 
 

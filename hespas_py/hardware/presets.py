@@ -1,63 +1,174 @@
-"""Node presets: ``configs/nodes/NAME/<method>/config.json``, shipped with the package.
+"""Node presets: one folder per chip holding ``node.json`` (format: ``docs/presets.md``).
 
-A preset named for a method without a config of its own reads its ``roofline`` file (the
-hardware numbers are the same).
+``node.json`` holds the chip's datasheet figures and their sources once (``datasheet``,
+``hardware``) and each estimator's extra params (``estimators``); a method it does not list reads
+``hardware`` alone. An alias (``{"alias_of": "OTHER"}``) is another name for the sibling folder
+``OTHER``. A preset is named by its folder's name when shipped (``configs/nodes/NAME``) or by the
+folder's path anywhere else. ``<method>/config.json`` beside ``node.json``, the published tool's
+format, is generated from it (`config_document`, ``scripts/make_node_presets.py``).
 """
 
 from __future__ import annotations
 
+import json
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
 
 from hespas_py.errors import HespasError, unknown_preset
 from hespas_py.hardware.config import config_method, read_config, validate_config
-from hespas_py.hardware.params import Hardware, build_hardware
+from hespas_py.hardware.params import (
+    DATASHEET,
+    Hardware,
+    build_hardware,
+    check_hardware,
+)
 from hespas_py.resources import shipped
 
 #: The node presets (``configs/nodes``, shipped with the package).
 PRESETS_DIR = shipped("configs", "nodes")
-#: Method whose preset file any method falls back to.
-FALLBACK_METHOD = "roofline"
+#: A preset folder's own file.
+NODE_FILE = "node.json"
+_KEYS = (DATASHEET, "hardware", "estimators")
+
+
+@dataclass(frozen=True)
+class NodePreset:
+    """One chip's preset, as ``node.json`` gives it (unchecked values; `section` checks).
+
+    Attributes:
+        name: the name its hardware is reported by (the folder's name; an alias's own).
+        folder: the folder it was named by.
+        path: its ``node.json`` (an alias: the file of the preset it names).
+        datasheet: the public source of its datasheet figures.
+        hardware: the ``hardware`` keys every method reads, with their source keys.
+        estimators: per estimator with params of its own, those params and their sources.
+        alias_of: the preset it is another name for, or "".
+    """
+
+    name: str
+    folder: Path
+    path: Path
+    datasheet: str = ""
+    hardware: Mapping[str, Any] = field(default_factory=dict)
+    estimators: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    alias_of: str = ""
+
+    @property
+    def methods(self) -> list[str]:
+        """The estimators with params of their own (a generated config file each), sorted."""
+        return sorted(self.estimators)
+
+    def section(self, method: str) -> dict[str, Any]:
+        """The checked ``hardware`` section for estimator ``method`` (`HespasError` naming
+        ``node.json`` and the key otherwise)."""
+        check_hardware(self.hardware, "", str(self.path), "hardware.")
+        own = self.estimators.get(method, {})
+        check_hardware(own, method, str(self.path), f"estimators.{method}.", required=False)
+        return {**self.hardware, **own}
+
+    def hardware_for(self, method: str) -> Hardware:
+        """The `Hardware` this preset describes for estimator ``method``."""
+        return build_hardware(self.section(method), self.name)
+
+    def every_key(self) -> dict[str, Any]:
+        """Every key it sets, over all its methods, and its ``datasheet``."""
+        keys = dict(self.hardware)
+        for params in self.estimators.values():
+            keys.update(params)
+        return {**keys, DATASHEET: self.datasheet}
+
+
+def config_document(preset: NodePreset, method: str) -> dict[str, Any]:
+    """The published tool's config of ``preset`` for ``method`` (its generated file's content)."""
+    return {"perf_estimator": {"method": method, "hardware": preset.section(method)}}
+
+
+def config_text(preset: NodePreset, method: str) -> str:
+    """The text of ``<method>/config.json`` generated beside ``preset``'s ``node.json``."""
+    return json.dumps(config_document(preset, method), indent=4) + "\n"
+
+
+def _document(path: Path) -> dict[str, Any]:
+    doc = read_config(path)
+    allowed = ("alias_of",) if "alias_of" in doc else _KEYS
+    for key in doc:
+        if key not in allowed:
+            raise HespasError(f"{path}: unknown key {key} (known: {', '.join(allowed)})")
+    if "alias_of" in doc:
+        if not isinstance(doc["alias_of"], str) or not doc["alias_of"]:
+            raise HespasError(f"{path}: alias_of must be a preset name")
+        return doc
+    if not isinstance(doc.get("hardware"), dict):
+        raise HespasError(f"{path}: missing required key hardware (an object)")
+    estimators = doc.get("estimators", {})
+    if not isinstance(estimators, dict) or not all(isinstance(v, dict)
+                                                   for v in estimators.values()):
+        raise HespasError(f"{path}: estimators must map estimator names to objects")
+    if not isinstance(doc.get(DATASHEET, ""), str):
+        raise HespasError(f"{path}: {DATASHEET} must be a string")
+    return doc
+
+
+def read_preset(folder: Path, name: str = "") -> NodePreset:
+    """The preset in ``folder`` (its ``node.json``), named ``name`` (default: the folder's)."""
+    path = folder / NODE_FILE
+    doc = _document(path)
+    name = name or folder.resolve().name
+    if "alias_of" in doc:
+        target = folder.parent / doc["alias_of"] / NODE_FILE
+        if not target.is_file():
+            raise HespasError(f"{path}: alias_of names no preset beside it ({doc['alias_of']})")
+        real = _document(target)
+        if "alias_of" in real:
+            raise HespasError(f"{path}: alias_of names another alias ({doc['alias_of']})")
+        return NodePreset(name, folder, target, real.get(DATASHEET, ""), real["hardware"],
+                          real.get("estimators", {}), alias_of=doc["alias_of"])
+    return NodePreset(name, folder, path, doc.get(DATASHEET, ""), doc["hardware"],
+                      doc.get("estimators", {}))
 
 
 def preset_names() -> list[str]:
-    """Names of the repository's node presets, sorted."""
+    """Names of the shipped node presets, sorted."""
     if not PRESETS_DIR.is_dir():
         return []
-    return sorted({p.parent.parent.name for p in PRESETS_DIR.glob("*/*/config.json")})
+    return sorted(p.parent.name for p in PRESETS_DIR.glob(f"*/{NODE_FILE}"))
 
 
-def preset_methods(name: str) -> list[str]:
-    """The methods preset ``name`` has a config file of its own for, sorted."""
-    return sorted(p.parent.name for p in (PRESETS_DIR / name).glob("*/config.json"))
+def is_preset_folder(path: str | Path) -> bool:
+    """Whether ``path`` is a folder holding a ``node.json``."""
+    return (Path(path) / NODE_FILE).is_file()
 
 
-def preset_path(name: str, method: str = FALLBACK_METHOD) -> Path:
-    """The config file of preset ``name`` for ``method`` (see the module docstring)."""
-    for candidate in (PRESETS_DIR / name / method / "config.json",
-                      PRESETS_DIR / name / FALLBACK_METHOD / "config.json"):
-        if candidate.is_file():
-            return candidate
+def find_preset(name_or_folder: str | Path) -> NodePreset:
+    """The preset a folder holds, or the shipped preset of that name (`HespasError` naming the
+    closest shipped names otherwise)."""
+    if is_preset_folder(name_or_folder):
+        return read_preset(Path(name_or_folder))
+    name = str(name_or_folder)
+    if name in preset_names():
+        return read_preset(PRESETS_DIR / name, name)
     raise unknown_preset(name, "no such hardware config file or node preset", preset_names())
 
 
-def config_file(path_or_preset: str | Path, method: str = FALLBACK_METHOD,
-                what: str = "hardware config file") -> tuple[Path, str]:
-    """The config file an argument names (a file, or the preset of that name for ``method``) and
-    the hardware name a preset gives ("" for a file); `HespasError` naming ``what`` otherwise."""
-    path = Path(path_or_preset)
+def resolve_config(config: str | Path, method: str,
+                   what: str = "hardware config file") -> tuple[dict[str, Any], str, str]:
+    """(config document, its source for messages, the hardware name it gives: "" for a file) of
+    a config file, a preset folder or a shipped preset's name, for estimator ``method``."""
+    path = Path(config)
     if path.is_file():
-        return path, ""
-    if path.suffix or len(path.parts) > 1:
-        raise HespasError(f"{path_or_preset}: no such {what}")
-    return preset_path(str(path_or_preset), method), str(path_or_preset)
+        return read_config(path), str(path), ""
+    if not is_preset_folder(path) and (path.suffix or len(path.parts) > 1):
+        raise HespasError(f"{config}: no such {what}")
+    preset = find_preset(config)
+    return config_document(preset, method), str(preset.path), preset.name
 
 
 def hardware_from_config(config: Mapping[str, Any], source: str, method: str | None = None,
                          name: str = "") -> Hardware:
     """The `Hardware` of a parsed config (checked first, `validate_config`) for estimator
     ``method`` (default: the config's own); ``name`` names it (default: from ``source``, the
-    config's path). A ``hardware`` naming a preset loads that preset."""
+    config's path). A ``hardware`` naming a preset (or a config file) loads that."""
     validate_config(config, source, method)
     method = method or config_method(config, source)
     hardware = config["perf_estimator"]["hardware"]
@@ -67,27 +178,57 @@ def hardware_from_config(config: Mapping[str, Any], source: str, method: str | N
 
 
 def _config_name(path: Path) -> str:
-    """A readable hardware name: the preset directory for ``.../NAME/<method>/config.json``."""
+    """A readable hardware name: the preset folder for ``.../NAME/<method>/config.json`` or
+    ``.../NAME/node.json``, else the file's stem."""
+    if path.name == NODE_FILE:
+        return path.parent.name
     return path.parent.parent.name if path.name == "config.json" and path.parent.parent.name \
         else path.stem
 
 
-def load_preset(name: str, method: str = FALLBACK_METHOD) -> Hardware:
-    """The `Hardware` of preset ``name`` for estimator ``method``."""
-    path = preset_path(name, method)
-    return hardware_from_config(read_config(path), str(path), method, name=name)
+def load_hardware(config: str | Path, method: str = "") -> Hardware:
+    """The `Hardware` of a config file, a preset folder or a shipped preset's name, for
+    estimator ``method`` (default: a file's own method; a preset's figures alone)."""
+    doc, source, name = resolve_config(config, method)
+    return hardware_from_config(doc, source, method or None, name=name)
 
 
-def load_hardware(path_or_preset: str | Path, method: str = FALLBACK_METHOD) -> Hardware:
-    """Read a hardware config file, or the preset of that name, for estimator ``method``."""
-    path, name = config_file(path_or_preset, method)
-    return hardware_from_config(read_config(path), str(path), method, name=name)
+def generated_configs(folder: Path) -> dict[Path, str]:
+    """The published tool's config files generated beside ``folder``'s ``node.json``: path ->
+    text, one per estimator with params of its own (each checked)."""
+    preset = read_preset(folder)
+    return {folder / method / "config.json": config_text(preset, method)
+            for method in preset.methods}
 
 
-def preset_section(name: str) -> dict:
-    """Preset ``name``'s ``hardware`` keys over all its methods' files (each method's keys in
-    its own file's order, the fused file's extra keys after the shared ones)."""
-    section: dict = {}
-    for method in [FALLBACK_METHOD, *preset_methods(name)]:
-        section.update(read_config(preset_path(name, method))["perf_estimator"]["hardware"])
-    return section
+def write_preset(folder: Path, document: Mapping[str, Any], configs: bool = True) -> NodePreset:
+    """Write ``document`` (the ``node.json`` format) into ``folder`` (made if missing) and, with
+    ``configs``, the config files generated from it; the preset. A document that does not check
+    (`NodePreset.section` of each method) leaves ``folder`` as it was."""
+    folder.mkdir(parents=True, exist_ok=True)
+    staged = folder / f".{NODE_FILE}.tmp"
+    staged.write_text(json.dumps(document, indent=4) + "\n")
+    try:
+        preset = _staged(staged, folder)
+        texts = {path: config_text(preset, path.parent.name)
+                 for path in (folder / m / "config.json" for m in preset.methods)}
+    except HespasError:
+        staged.unlink()
+        raise
+    staged.replace(folder / NODE_FILE)
+    if configs:
+        for path, text in texts.items():
+            path.parent.mkdir(exist_ok=True)
+            path.write_text(text)
+    return read_preset(folder)
+
+
+def _staged(path: Path, folder: Path) -> NodePreset:
+    doc = _document(path)
+    if "alias_of" in doc:
+        raise HespasError(f"{path}: a written preset holds its figures (not alias_of)")
+    preset = NodePreset(folder.resolve().name, folder, path, doc.get(DATASHEET, ""),
+                        doc["hardware"], doc.get("estimators", {}))
+    for method in ["", *preset.methods]:
+        preset.section(method)
+    return preset

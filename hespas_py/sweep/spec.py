@@ -29,6 +29,8 @@ import yaml
 from hespas_py.checks import Number, shown
 from hespas_py.errors import HespasError
 from hespas_py.hardware import Hardware
+from hespas_py.hardware.presets import (find_preset, hardware_from_config, is_preset_folder,
+                                        resolve_config)
 from hespas_py.sim.machine import SystemSetup
 from hespas_py.split.combine import Thresholds
 from hespas_py.sweep.variants import check_dimensions, check_variants
@@ -82,7 +84,7 @@ class NodeConfig:
     """A node for one estimator.
 
     Attributes:
-        file: the node config file (a preset's file for that estimator).
+        file: the node config file or preset folder.
         hardware: the hardware it describes, read for that estimator.
     """
 
@@ -147,15 +149,15 @@ def _workload(base: Path) -> Callable[[str], Workload]:
 
 
 def _node(base: Path, estimators: tuple[str, ...]) -> Callable[[str], dict[str, NodeConfig]]:
-    from hespas_py.hardware.presets import config_file, hardware_from_config, read_config
-
     def resolve(name: str) -> dict[str, NodeConfig]:
         given = base / name
+        where = given if given.is_file() or is_preset_folder(given) else name
         configs = {}
         for estimator in estimators:
-            path, preset = config_file(given if given.is_file() else name, estimator)
-            hardware = hardware_from_config(read_config(path), str(path), estimator, name=preset)
-            configs[estimator] = NodeConfig(path, hardware)
+            doc, source, preset = resolve_config(where, estimator)
+            hardware = hardware_from_config(doc, source, estimator, name=preset)
+            configs[estimator] = NodeConfig(find_preset(where).folder if preset
+                                            else Path(source), hardware)
         return configs
     return resolve
 
