@@ -111,12 +111,12 @@ def cpu() -> None:
 _GEN_RUN = """
 import json, sys, time
 from hespas_py import pipeline
+from hespas_py.run import Split, build_config
 if sys.argv[1] == "without":
     pipeline.memory_of = lambda *args: {}
     pipeline._BACKGROUND_MEMORY_OPS = float("inf")  # nor a child forked for it
-config = pipeline.GenConfig.from_config("A100_SXM_40GB", mlir_file=sys.argv[2],
-                                        output_dir=sys.argv[3], clean=True,
-                                        split_strategy="linear_split")
+config = build_config("A100_SXM_40GB", mlir_file=sys.argv[2], output_dir=sys.argv[3],
+                      clean=True, split=Split(split_strategy="linear_split"))
 start = time.perf_counter()
 result = pipeline.generate(config)
 print(json.dumps({"wall": time.perf_counter() - start, **result.summary["timings_s"]}))

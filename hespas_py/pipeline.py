@@ -1,7 +1,7 @@
 """Trace generation, end to end: StableHLO file -> blocks -> estimates -> Chakra traces + stats.
 
-`GenConfig` says what to do (built from the published tool's JSON config format, or directly);
-`generate` does it. The output directory appears complete or not at all
+`GenConfig` says what to do (`hespas_py.run.build_config` makes one from the published tool's
+JSON config format or a node preset and what a caller gives); `generate` does it. The output directory appears complete or not at all
 (`hespas_py.output_dir`: everything is written into a temporary directory beside it, which is
 renamed into place at the end; ``clean`` replaces an existing directory, without it an existing
 directory is an error). Output layout:
@@ -30,15 +30,12 @@ from pathlib import Path
 from typing import Any, Callable, Mapping
 
 from hespas_py.chakra.groups import DeviceLayout
-from hespas_py.errors import HespasError
-from hespas_py.estimate.base import DEFAULT_ESTIMATOR, Estimate, estimator_class
-from hespas_py.hardware import Hardware, parse_params
-from hespas_py.hardware.config import config_method
-from hespas_py.hardware.presets import hardware_from_config, resolve_config
+from hespas_py.estimate.base import Estimate
+from hespas_py.hardware import Hardware
 from hespas_py.forking import background
 from hespas_py.gc_pause import gc_paused
 from hespas_py.output_dir import check_target, staged
-from hespas_py.split import split, splitter
+from hespas_py.split import split
 from hespas_py.split.blocks import BlockGraph
 from hespas_py.split.combine import Thresholds
 
@@ -64,8 +61,8 @@ class GenConfig:
     Attributes:
         mlir_file: the StableHLO module to read.
         output_dir: where the traces go (created atomically).
-        method: estimator name (``roofline``, ...).
         hardware: the `Hardware` the estimator models.
+        estimator: estimator name (``roofline``, ``fused_roofline``, ...).
         split_strategy: ``individual_split`` or ``linear_split``.
         merge: individual_split only: fuse single-parent/single-child compute chains.
         block_lim: linear_split only: most ops per compute block.
@@ -79,8 +76,8 @@ class GenConfig:
             merge, per kind, as XLA's combiners merge them (`hespas_py.split.combine`); all
             zero: off.
         collective_rewrites: apply XLA's collective rewrites (`hespas_py.split.rewrites`);
-            `from_config` turns them on for hardware built by XLA's GPU compiler
-            (`rewrites_by_default`) unless the config or command line says otherwise.
+            `hespas_py.run.build_config` turns them on for hardware built by XLA's GPU
+            compiler (`rewrites_by_default`) unless the config or command line says otherwise.
         memory: analyse the per-device peak memory (`hespas_py.memory`: a second fusion plan of
             the step, about as costly as the fused_roofline estimate); off: ``memory`` is None.
         clean: replace ``output_dir`` if it exists.
@@ -92,7 +89,7 @@ class GenConfig:
     mlir_file: Path
     output_dir: Path
     hardware: Hardware
-    method: str = "roofline"
+    estimator: str
     split_strategy: str = DEFAULT_SPLIT
     merge: bool = False
     block_lim: int = 1024
@@ -108,73 +105,6 @@ class GenConfig:
     cache_dir: Path | None = None
     disable_cache: bool = False
     source: str = ""
-
-    @classmethod
-    def from_config(cls, config: str | Path, **overrides: Any) -> "GenConfig":
-        """Read a config file in the published tool's format, or a node preset by name.
-
-        ``overrides`` (command-line values; None means "not given") win over the file:
-        ``mlir_file``, ``output_dir``, ``split_strategy``, ``merge``, ``block_lim``,
-        ``num_npus``, ``module``, ``loop_trips``, ``combine_threshold``,
-        ``collective_rewrites``, ``memory``, ``clean``,
-        ``cache_dir``, ``disable_cache``. ``estimator`` replaces the config's method (a preset
-        named alone runs `DEFAULT_ESTIMATOR`); ``params`` (``KEY=VALUE`` texts,
-        `hespas_py.hardware.parse_params`) are added to the hardware's params.
-        """
-        estimator, params = overrides.pop("estimator", None), overrides.pop("params", None)
-        estimator = estimator.strip().lower() if estimator else None
-        data, source, preset = resolve_config(config, estimator or DEFAULT_ESTIMATOR,
-                                              what="config file")
-        perf = data.get("perf_estimator")
-        declared = config_method(data, source)
-        method = estimator or (DEFAULT_ESTIMATOR if preset else declared)
-        estimator_class(method)  # an unknown name fails before the hardware section is read
-        hardware = hardware_from_config(data, source, method, name=preset)
-        if params:
-            hardware = hardware.with_params(parse_params(params, method))
-        settings: dict[str, Any] = {
-            "mlir_file": data.get("mlir_file"),
-            "output_dir": data.get("output_dir"),
-            "split_strategy": data.get("split_strategy", cls.split_strategy).strip().lower(),
-            "merge": data.get("merge", cls.merge),
-            "block_lim": data.get("block_lim", cls.block_lim),
-            "separator": data.get("separator", cls.separator),
-            "separator_policy": data.get("separator_policy", cls.separator_policy).strip().lower(),
-            "num_npus": hardware.params.num_npus,
-            "module": None,
-            "loop_trips": data.get("loop_trips", cls.loop_trips),
-            "combine_threshold": data.get("combine_threshold", 0),
-            "collective_rewrites": data.get("collective_rewrites", rewrites_by_default(hardware)),
-            "memory": data.get("memory", cls.memory),
-            "clean": data.get("clean", cls.clean),
-            "cache_dir": data.get("cache_dir", perf.get("cache_dir")),
-            "disable_cache": data.get("disable_cache", perf.get("disable_cache", cls.disable_cache)),
-        }
-        settings.update({k: v for k, v in overrides.items() if v is not None})
-        splitter(settings["split_strategy"])  # fail before any work on an unknown name
-        for key, flag in (("mlir_file", "--mlir_file"), ("output_dir", "--output")):
-            if not settings[key]:
-                raise HespasError(f"{source}: missing required key {key} (or pass {flag})")
-        if settings["num_npus"] is not None and settings["num_npus"] < 1:
-            raise HespasError(f"--num_npus must be at least 1, not {settings['num_npus']}")
-        if settings["module"] is not None and settings["module"] < 1:
-            raise HespasError(f"--module must be at least 1, not {settings['module']}")
-        if settings["block_lim"] < 1:
-            raise HespasError(f"--block_lim must be at least 1, not {settings['block_lim']}")
-        if settings["loop_trips"] < 1:
-            raise HespasError(f"--loop-trips must be at least 1, not {settings['loop_trips']}")
-        return cls(
-            mlir_file=Path(settings["mlir_file"]), output_dir=Path(settings["output_dir"]),
-            hardware=hardware, method=method, split_strategy=settings["split_strategy"],
-            merge=bool(settings["merge"]), block_lim=int(settings["block_lim"]),
-            separator=settings["separator"], separator_policy=settings["separator_policy"],
-            num_npus=settings["num_npus"], module=settings["module"],
-            loop_trips=int(settings["loop_trips"]),
-            combine_threshold=Thresholds.of(settings["combine_threshold"], "--combine-threshold"),
-            collective_rewrites=bool(settings["collective_rewrites"]),
-            memory=bool(settings["memory"]), clean=bool(settings["clean"]),
-            cache_dir=Path(settings["cache_dir"]) if settings["cache_dir"] else None,
-            disable_cache=bool(settings["disable_cache"]), source=source)
 
     def split_options(self) -> dict[str, Any]:
         """Keyword options of the chosen splitter (``combine_threshold`` and
@@ -219,7 +149,7 @@ class GenResult:
 def _estimator(config: GenConfig):
     from hespas_py.estimate.base import get_estimator
 
-    estimator = get_estimator(config.method, config.hardware)
+    estimator = get_estimator(config.estimator, config.hardware)
     if config.disable_cache or config.cache_dir is None:
         return estimator
     from hespas_py.estimate.cache import CachedEstimator
@@ -273,7 +203,7 @@ def _summary(config: GenConfig, source: str, stats: Mapping[str, Any], traces,
     return {
         "output_dir": str(config.output_dir),
         "mlir_file": source,
-        "estimator": config.method,
+        "estimator": config.estimator,
         "hardware": config.hardware.name,
         "split": {"strategy": config.split_strategy, **{
             k: v.as_json() if isinstance(v, Thresholds) else v
@@ -358,7 +288,7 @@ def _generate(config: GenConfig, progress: ProgressHook | None,
     with staged(out, config.clean) as staging:
         cache = estimator.stats.as_dict() if hasattr(estimator, "stats") else None
         stats_of = background(functools.partial(module_stats, graph, estimates, config.hardware,
-                                                config.method, cache),
+                                                config.estimator, cache),
                               worth_it=len(graph.blocks) >= _BACKGROUND_STATS_BLOCKS)
         traces = write_traces(staging, graph, estimates, layout)
         stats = stats_of()

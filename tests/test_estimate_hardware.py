@@ -11,7 +11,7 @@ import pytest
 from hespas_py.errors import HespasError
 from hespas_py.hardware import (
     PRESETS_DIR, hardware_from_config, load_hardware, preset_names, read_config, validate_config)
-from hespas_py.pipeline import GenConfig
+from hespas_py.run import build_config
 
 REQUIRED_PRESETS = {
     "A100_SXM_40GB", "A100_SXM_80GB", "A100_PCIe_40GB", "A100_PCIe_80GB", "H100_SXM_80GB",
@@ -140,7 +140,7 @@ def test_unreadable_configs(tmp_path: Path) -> None:
 def test_unknown_estimator_method(tmp_path: Path) -> None:
     config = {"perf_estimator": {"method": "nonsense", "hardware": {}}}
     with pytest.raises(HespasError, match="unknown estimator 'nonsense'"):
-        GenConfig.from_config(write(tmp_path, config), mlir_file="m.mlir", output_dir="o")
+        build_config(write(tmp_path, config), mlir_file="m.mlir", output_dir="o")
 
 
 def test_full_generation_config() -> None:

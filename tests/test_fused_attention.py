@@ -14,8 +14,9 @@ from hespas_py.estimate.base import get_estimator
 from hespas_py.hardware import Hardware, Params
 from hespas_py.estimate.fusion import FLASH_BACKWARD, FLASH_FORWARD, Kind, plan_kernels
 from hespas_py.mlir.reader import load_module
-from hespas_py.pipeline import GenConfig, generate
+from hespas_py.pipeline import generate
 from hespas_py.split.program import program_ops
+from hespas_py.run import build_config
 
 B, S, H, KV, D = 1, 256, 4, 2, 64
 #: FLOPs of one of attention's matmuls (QK^T, PV, ...): 2 B H S^2 D.
@@ -199,7 +200,7 @@ def test_module_stats_says_how_attention_was_costed(tmp_path, fused):
         "fused_attention": fused}}}))
     out = tmp_path / "out"
     step = lowered(tmp_path, attention, "remat")
-    generate(GenConfig.from_config(str(config), mlir_file=str(step), output_dir=str(out)))
+    generate(build_config(str(config), mlir_file=str(step), output_dir=str(out)))
     stats = json.loads((out / "module_stats.json").read_text())
     attention_stats = stats["attention"]
     assert attention_stats["mode"] == ("fused" if fused else "materialized")

@@ -23,7 +23,7 @@ from hespas_py.hardware.presets import (
     generated_configs,
     write_preset,
 )
-from hespas_py.pipeline import GenConfig
+from hespas_py.run import build_config
 
 REPO = Path(__file__).resolve().parents[1]
 _SPEC = importlib.util.spec_from_file_location("make_node_presets",
@@ -71,7 +71,7 @@ def test_every_shipped_preset_names_its_datasheet_and_known_estimators():
     for name in preset_names():
         preset = find_preset(name)
         assert preset.datasheet, name
-        assert set(preset.methods) <= set(estimator_names()), name
+        assert set(preset.estimator_names) <= set(estimator_names()), name
 
 
 def test_an_alias_is_the_other_preset_by_another_name():
@@ -82,7 +82,7 @@ def test_an_alias_is_the_other_preset_by_another_name():
     for method in ("roofline", "fused_roofline", "xla_cost"):
         assert load_hardware("H100_80GB", method) == dataclasses.replace(
             load_hardware("H100_SXM_80GB", method), name="H100_80GB")
-    for method in alias.methods:
+    for method in alias.estimator_names:
         assert config_text(alias, method) == config_text(real, method)
 
 
@@ -99,9 +99,9 @@ def test_a_preset_folder_is_taken_wherever_a_preset_name_is(tmp_path):
         "fused_roofline/config.json", "node.json"]
     hardware = load_hardware(folder, "fused_roofline")
     assert hardware.name == "A100_calibrated" and hardware.params.tensor_efficiency == 0.5
-    config = GenConfig.from_config(str(folder), mlir_file=MLP, output_dir=tmp_path / "out")
-    assert config.method == "fused_roofline" and config.hardware == hardware
-    by_file = GenConfig.from_config(folder / "fused_roofline" / "config.json", mlir_file=MLP,
+    config = build_config(str(folder), mlir_file=MLP, output_dir=tmp_path / "out")
+    assert config.estimator == "fused_roofline" and config.hardware == hardware
+    by_file = build_config(folder / "fused_roofline" / "config.json", mlir_file=MLP,
                                     output_dir=tmp_path / "out")
     assert by_file.hardware == hardware
     report = hespas_py.estimate(MLP, node=str(folder), estimator="fused_roofline")

@@ -27,10 +27,11 @@ from typing import Any, Iterable, Mapping, Optional
 from hespas_py.accuracy.cases import SYSTEMS_DIR, Case, plan_cases
 from hespas_py.accuracy.rows import Group, Row
 from hespas_py.errors import HespasError
-from hespas_py.hardware import find_preset, load_hardware, parse_params
+from hespas_py.hardware import find_preset, parse_params
 from hespas_py.hardware.params import accepted
+from hespas_py.run import Split, build_config, generate_and_simulate
+from hespas_py.sim.config import LayoutMismatch, Machine
 
-DEFAULT_ESTIMATOR = "fused_roofline"
 #: linear_split block limit that never cuts a stretch of compute ops.
 NO_LIMIT = 1 << 40
 
@@ -101,40 +102,32 @@ def row_params(group: Group, row: Row, estimator: str) -> tuple[dict[str, Any], 
     return wanted, ""
 
 
-def row_hardware(node: str, estimator: str, params: Mapping[str, Any]):
-    """The `Hardware` of node preset ``node`` for ``estimator``, with ``params`` added."""
-    hardware = load_hardware(node, estimator)
-    return hardware.with_params(params) if params else hardware
-
-
 def predict(case: Case, estimator: str, params: Mapping[str, Any]) -> tuple[float, int]:
     """(simulated step time in seconds, per-device peak memory in bytes) of ``case`` with
     ``estimator`` and extra hardware ``params``."""
-    from hespas_py.chakra.files import COMM_GROUP_FILE, TRACE_PREFIX
-    from hespas_py.pipeline import GenConfig, generate, rewrites_by_default
-    from hespas_py.sim.config import load_system_dir
-    from hespas_py.sim.simulate import simulate
-
-    setup = load_system_dir(case.system_dir) if case.system_dir is not None else None
-    hardware = row_hardware(case.node, estimator, params)
+    machine = Machine.load(case.system_dir) if case.system_dir is not None else None
+    split = Split(split_strategy="linear_split", block_lim=NO_LIMIT,
+                  combine_threshold=case.row.combine_threshold)
     with tempfile.TemporaryDirectory(prefix="hespas-accuracy-") as tmp:
-        out = Path(tmp) / "traces"
-        result = generate(GenConfig(
-            mlir_file=case.workload_file, output_dir=out, hardware=hardware, method=estimator,
-            split_strategy="linear_split", block_lim=NO_LIMIT,
-            combine_threshold=case.row.combine_threshold,
-            collective_rewrites=rewrites_by_default(hardware)))
-        npus = setup.network.num_npus if setup is not None else 1
-        if result.layout.num_devices != npus:
-            where = case.system_dir.name if setup is not None else "a single-device row"
-            raise DeviceCountMismatch(
-                f"{case.workload_file.name} runs on {result.layout.num_devices} devices, "
-                f"{where} has {npus} NPUs")
-        peak = int(result.stats["memory"]["peak_bytes"])
-        if setup is None:  # one device, no network: the step is its compute
-            return float(result.stats["runtime_s"]), peak
-        sim = simulate(out / TRACE_PREFIX, setup.system, setup.network, comm_groups=out / COMM_GROUP_FILE)
-    return sim.step_time_ns * 1e-9, peak
+        config = build_config(case.node, mlir_file=case.workload_file,
+                              output_dir=Path(tmp) / "traces", estimator=estimator, params=params,
+                              split=split)
+        try:
+            run = generate_and_simulate(config, machine)
+        except LayoutMismatch as exc:
+            raise _mismatch(case, exc.devices, case.system_dir.name, exc.npus) from None
+    devices = run.result.layout.num_devices
+    peak = int(run.result.stats["memory"]["peak_bytes"])
+    if run.simulation is not None:
+        return run.simulation.step_time_ns * 1e-9, peak
+    if devices != 1:
+        raise _mismatch(case, devices, "a single-device row", 1)
+    return float(run.result.stats["runtime_s"]), peak  # one device, no network: its compute
+
+
+def _mismatch(case: Case, devices: int, where: str, npus: int) -> DeviceCountMismatch:
+    return DeviceCountMismatch(f"{case.workload_file.name} runs on {devices} devices, "
+                               f"{where} has {npus} NPUs")
 
 
 def trend_error(results: list[Result]) -> float | None:

@@ -22,11 +22,16 @@ from pathlib import Path
 from typing import Mapping
 
 from hespas_py.errors import HespasError
+from hespas_py.estimate.fused_roofline import FusedRoofline
 from hespas_py.estimate.fusion.classes import (CLASSES, COPY, ELEMENTWISE, GATHER, GEMM, OTHER,
                                                REDUCE_WINDOW, REDUCTION, SCATTER)
 from hespas_py.estimate.fusion.convolution import (CONV_BACKWARD_FILTER, CONV_BACKWARD_INPUT,
                                                    CONV_FORWARD)
 from hespas_py.estimate.fusion.kernel import FLASH_BACKWARD, FLASH_FORWARD
+from hespas_py.run import node_hardware
+
+#: The estimator whose plan of kernels is set beside the profile.
+PLANNER = FusedRoofline.name
 
 #: The pseudo-class of the step's time outside kernels (host dispatch, gaps between kernels).
 IDLE = "idle"
@@ -174,17 +179,17 @@ def profile_classes(hlo_text: str, profile_csv: str, source: str,
 def model_classes(workload: Path, node: str, params: Mapping | None = None) -> dict[str, ClassTime]:
     """Per-class launches and time of the fused roofline's plan of a single-device ``workload``
     on node preset ``node`` (``params``: extra hardware params)."""
-    from hespas_py.accuracy.evaluate import NO_LIMIT, row_hardware
+    from hespas_py.accuracy.evaluate import NO_LIMIT
     from hespas_py.estimate.base import get_estimator
     from hespas_py.estimate.dispatch import entry_buffers
     from hespas_py.estimate.fusion.classes import kernel_class
     from hespas_py.mlir.reader import load_module
     from hespas_py.split import split
 
-    hardware = row_hardware(node, "fused_roofline", params)
+    hardware = node_hardware(node, PLANNER, params)
     module = load_module(workload)
     graph = split(module, "linear_split", block_lim=NO_LIMIT)
-    estimator = get_estimator("fused_roofline", hardware)
+    estimator = get_estimator(PLANNER, hardware)
     estimator.prepare(graph)
     totals: dict[str, ClassTime] = defaultdict(ClassTime)
     dispatch = estimator.dispatch(entry_buffers(module))

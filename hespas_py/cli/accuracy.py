@@ -17,10 +17,11 @@ from typing import Optional
 import typer
 
 from hespas_py.accuracy.cases import SYSTEMS_DIR
-from hespas_py.accuracy.evaluate import DEFAULT_ESTIMATOR, Evaluation, evaluate
+from hespas_py.accuracy.evaluate import Evaluation, evaluate
 from hespas_py.accuracy.rows import GROUPS, groups
 from hespas_py.cli.main import app
 from hespas_py.errors import HespasError
+from hespas_py.estimate.base import DEFAULT_ESTIMATOR
 from hespas_py.units import gib
 
 
@@ -39,11 +40,11 @@ def as_json(evaluation: Evaluation, estimator: str) -> dict:
 def kernel_comparisons(evaluation: Evaluation, estimator: str) -> list:
     """Per kernel class, measured beside estimated, for every row whose workload ships a kernel
     profile (`hespas_py.accuracy.kernels`)."""
-    from hespas_py.accuracy.kernels import compare
+    from hespas_py.accuracy.kernels import PLANNER, compare
 
     found = []
     for r in evaluation.results:
-        if r.estimator == estimator == "fused_roofline":
+        if r.estimator == estimator == PLANNER:
             found.append(compare(r.row.name, r.row.workload, r.case.workload_file, r.case.node,
                                  r.row.measured_s, r.params))
     return [c for c in found if c is not None]
@@ -54,11 +55,11 @@ def print_kernels(comparisons: list) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    from hespas_py.accuracy.kernels import ORDER, ClassTime
+    from hespas_py.accuracy.kernels import ORDER, PLANNER, ClassTime
 
     console = Console()
     for c in comparisons:
-        table = Table(title=f"{c.row}: time per kernel class (profile vs fused_roofline)")
+        table = Table(title=f"{c.row}: time per kernel class (profile vs {PLANNER})")
         for column in ("class", "launches", "measured (ms)", "est. launches", "estimated (ms)",
                        "difference (ms)"):
             table.add_column(column, justify="left" if column == "class" else "right")

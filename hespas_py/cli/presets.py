@@ -23,8 +23,9 @@ def node_rows() -> list[dict[str, Any]]:
     for name in preset_names():
         preset = find_preset(name)
         hardware = preset.hardware_for("")
-        rows.append({"name": name, "methods": preset.methods,
-                     "bf16_tflops": hardware.per_dtype_flops.get("bf16", hardware.peak_flops) / 1e12,
+        rows.append({"name": name, "methods": preset.estimator_names,
+                     "bf16_tflops": hardware.per_dtype_flops.get("bf16",
+                                                                 hardware.peak_flops) / 1e12,
                      "memory_gb_s": hardware.memory_bandwidth / 1e9})
     return rows
 
@@ -70,7 +71,7 @@ def describe(name: str) -> dict[str, Any]:
     and source (`hespas_py.hardware.describe.preset_rows`)."""
     preset = find_preset(name)
     return {"name": preset.name, "alias_of": preset.alias_of or None, "datasheet": preset.datasheet,
-            "methods": preset.methods, "parameters": preset_rows(preset.every_key())}
+            "methods": preset.estimator_names, "parameters": preset_rows(preset.every_key())}
 
 
 def _shown(value: Any) -> str:

@@ -7,7 +7,7 @@ Both are checked against one schema: `GEN_KEYS`, `PERF_ESTIMATOR_KEYS` and, for 
 wrong type, a number that is not finite or out of its range or a missing required key is a
 `HespasError` naming the file and the key path, on one line. ``hardware`` may also name a node
 preset (``"H100_SXM_80GB"``). ``--param KEY=VALUE`` is checked by the same rules
-(`parse_params`). Whether ``method`` names an estimator is for the caller to check (the
+(`parse_params`). Whether ``estimator`` names an estimator is for the caller to check (the
 estimators are a later stage).
 """
 
@@ -104,9 +104,9 @@ def _check(section: Mapping[str, Any], rules: Mapping[str, Field], source: str,
             raise HespasError(f"{source}: missing required key {path}{key}")
 
 
-def config_method(config: Mapping[str, Any], source: str) -> str:
+def declared_estimator(config: Mapping[str, Any], source: str) -> str:
     """Check a generation config's top level and ``perf_estimator`` (not its ``hardware``
-    section, which depends on the estimator) and return its method, lower case."""
+    section, which depends on the estimator) and return its estimator, lower case."""
     if not isinstance(config, dict):
         raise HespasError(f"{source}: the config must be a JSON object")
     _check(config, GEN_KEYS, source, "")
@@ -114,14 +114,14 @@ def config_method(config: Mapping[str, Any], source: str) -> str:
     return config["perf_estimator"]["method"].strip().lower()
 
 
-def validate_config(config: Mapping[str, Any], source: str, method: str | None = None) -> None:
-    """Check a whole generation config; ``method``: the estimator whose params the hardware
+def validate_config(config: Mapping[str, Any], source: str, estimator: str | None = None) -> None:
+    """Check a whole generation config; ``estimator``: the estimator whose params the hardware
     section may carry (default: the config's own). ``mlir_file`` and ``output_dir`` are not
     required here: the command line may supply them."""
-    chosen = config_method(config, source)
+    chosen = declared_estimator(config, source)
     hardware = config["perf_estimator"]["hardware"]
     if isinstance(hardware, dict):
-        check_hardware(hardware, method or chosen, source, "perf_estimator.hardware.")
+        check_hardware(hardware, estimator or chosen, source, "perf_estimator.hardware.")
 
 
 def read_config(path: str | Path) -> dict[str, Any]:
@@ -141,10 +141,15 @@ def read_config(path: str | Path) -> dict[str, Any]:
     return config
 
 
-def parse_params(items: Sequence[str], method: str) -> dict[str, Any]:
-    """Command-line ``KEY=VALUE`` params (``--param``) for estimator ``method``: each VALUE read
-    as JSON (``true``, ``0.5``, ``128``), else as text, and checked as the same key of a config
-    file's ``hardware`` section would be (`HespasError` naming ``--param KEY`` otherwise)."""
+def parse_params(items: Sequence[str], estimator: str) -> dict[str, Any]:
+    """Command-line ``KEY=VALUE`` params (``--param``) for ``estimator``, read
+    (`param_values`) and checked (`check_params`)."""
+    return check_params(param_values(items), estimator)
+
+
+def param_values(items: Sequence[str]) -> dict[str, Any]:
+    """Command-line ``KEY=VALUE`` params (``--param``), each VALUE read as JSON (``true``,
+    ``0.5``, ``128``), else as text; not checked yet (`check_params`)."""
     params: dict[str, Any] = {}
     for item in items:
         key, equals, text = item.partition("=")
@@ -155,13 +160,19 @@ def parse_params(items: Sequence[str], method: str) -> dict[str, Any]:
             params[key] = json.loads(text)
         except json.JSONDecodeError:
             params[key] = text
-    rules = {k: Field(TEXT if s is None else s.rule) for k, s in accepted(method).items()
+    return params
+
+
+def check_params(params: Mapping[str, Any], estimator: str) -> dict[str, Any]:
+    """``params`` (by key) checked as the same keys of a config file's ``hardware`` section for
+    ``estimator`` would be (`HespasError` naming ``--param KEY`` otherwise)."""
+    rules = {k: Field(TEXT if s is None else s.rule) for k, s in accepted(estimator).items()
              if k in _SETTABLE}
     try:
         _check(params, rules, "--param", "")
     except HespasError as exc:
-        raise HespasError(f"{exc} (estimator {method})") from None
-    return params
+        raise HespasError(f"{exc} (estimator {estimator})") from None
+    return dict(params)
 
 
 def _settable() -> frozenset[str]:

@@ -78,10 +78,10 @@ def preset_table(presets: list[NodePreset]) -> list[str]:
                    "`hbm_bytes` (GiB)", "datasheet"], rows)
 
 
-def param_keys(method: str | None = None) -> list[str]:
-    """The keys ``--param`` sets (those ``method`` reads, when given), in declaration order."""
+def param_keys(estimator: str | None = None) -> list[str]:
+    """The keys ``--param`` sets (those ``estimator`` reads, when given), in declaration order."""
     return [s.key for s in params_specs().values()
-            if s.key != "num_npus" and (method is None or s.accepted_by(method))]
+            if s.key != "num_npus" and (estimator is None or s.accepted_by(estimator))]
 
 
 def param_help() -> str:

@@ -66,9 +66,9 @@ class Spec:
     source: str = ""
     required: bool = False
 
-    def accepted_by(self, method: str) -> bool:
-        """Whether a config for estimator ``method`` may hold it."""
-        return not self.estimators or method in self.estimators
+    def accepted_by(self, estimator: str) -> bool:
+        """Whether a config for ``estimator`` may hold it."""
+        return not self.estimators or estimator in self.estimators
 
 
 def param(rule: Rule, help: str, default: Any = dataclasses.MISSING, *, key: str = "",
@@ -293,25 +293,26 @@ def source_keys() -> dict[str, tuple[Spec, ...]]:
     return keys
 
 
-def accepted(method: str) -> dict[str, Spec | None]:
-    """Every key a ``hardware`` section for estimator ``method`` may hold: its `Spec`, or None
+def accepted(estimator: str) -> dict[str, Spec | None]:
+    """Every key a ``hardware`` section for ``estimator`` may hold: its `Spec`, or None
     for a source key (text)."""
-    keys: dict[str, Spec | None] = {k: s for k, s in SPECS.items() if s.accepted_by(method)}
+    keys: dict[str, Spec | None] = {k: s for k, s in SPECS.items() if s.accepted_by(estimator)}
     for key, specs in source_keys().items():
-        if any(s.accepted_by(method) for s in specs):
+        if any(s.accepted_by(estimator) for s in specs):
             keys[key] = None
     return keys
 
 
-def check_hardware(section: Mapping[str, Any], method: str, source: str, path: str,
+def check_hardware(section: Mapping[str, Any], estimator: str, source: str, path: str,
                    required: bool = True) -> None:
-    """Check a ``hardware`` section for estimator ``method`` ("": keys every estimator accepts):
+    """Check a ``hardware`` section for ``estimator`` ("": keys every estimator accepts):
     an unknown key, a value its rule refuses or (with ``required``) a missing required key is a
     `HespasError` naming ``source`` and ``path`` + key."""
-    rules = accepted(method)
+    rules = accepted(estimator)
     for key, value in section.items():
         if key not in rules:
-            raise HespasError(f"{source}: unknown key {path}{key} (known: {', '.join(sorted(rules))})")
+            known = ", ".join(sorted(rules))
+            raise HespasError(f"{source}: unknown key {path}{key} (known: {known})")
         spec = rules[key]
         problem = (spec.rule if spec is not None else TEXT).problem(value)
         if problem:

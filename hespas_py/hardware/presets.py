@@ -1,10 +1,10 @@
 """Node presets: one folder per chip holding ``node.json`` (format: ``docs/presets.md``).
 
 ``node.json`` holds the chip's datasheet figures and their sources once (``datasheet``,
-``hardware``) and each estimator's extra params (``estimators``); a method it does not list reads
-``hardware`` alone. An alias (``{"alias_of": "OTHER"}``) is another name for the sibling folder
+``hardware``) and each estimator's extra params (``estimators``); an estimator it does not list
+reads ``hardware`` alone. An alias (``{"alias_of": "OTHER"}``) is another name for the sibling folder
 ``OTHER``. A preset is named by its folder's name when shipped (``configs/nodes/NAME``) or by the
-folder's path anywhere else. ``<method>/config.json`` beside ``node.json``, the published tool's
+folder's path anywhere else. ``<estimator>/config.json`` beside ``node.json``, the published tool's
 format, is generated from it (`config_document`, ``scripts/make_node_presets.py``).
 """
 
@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from hespas_py.errors import HespasError, unknown_preset
-from hespas_py.hardware.config import config_method, read_config, validate_config
+from hespas_py.hardware.config import declared_estimator, read_config, validate_config
 from hespas_py.hardware.params import (
     DATASHEET,
     Hardware,
@@ -41,7 +41,7 @@ class NodePreset:
         folder: the folder it was named by.
         path: its ``node.json`` (an alias: the file of the preset it names).
         datasheet: the public source of its datasheet figures.
-        hardware: the ``hardware`` keys every method reads, with their source keys.
+        hardware: the ``hardware`` keys every estimator reads, with their source keys.
         estimators: per estimator with params of its own, those params and their sources.
         alias_of: the preset it is another name for, or "".
     """
@@ -55,38 +55,38 @@ class NodePreset:
     alias_of: str = ""
 
     @property
-    def methods(self) -> list[str]:
+    def estimator_names(self) -> list[str]:
         """The estimators with params of their own (a generated config file each), sorted."""
         return sorted(self.estimators)
 
-    def section(self, method: str) -> dict[str, Any]:
-        """The checked ``hardware`` section for estimator ``method`` (`HespasError` naming
+    def section(self, estimator: str) -> dict[str, Any]:
+        """The checked ``hardware`` section for ``estimator`` (`HespasError` naming
         ``node.json`` and the key otherwise)."""
         check_hardware(self.hardware, "", str(self.path), "hardware.")
-        own = self.estimators.get(method, {})
-        check_hardware(own, method, str(self.path), f"estimators.{method}.", required=False)
+        own = self.estimators.get(estimator, {})
+        check_hardware(own, estimator, str(self.path), f"estimators.{estimator}.", required=False)
         return {**self.hardware, **own}
 
-    def hardware_for(self, method: str) -> Hardware:
-        """The `Hardware` this preset describes for estimator ``method``."""
-        return build_hardware(self.section(method), self.name)
+    def hardware_for(self, estimator: str) -> Hardware:
+        """The `Hardware` this preset describes for ``estimator``."""
+        return build_hardware(self.section(estimator), self.name)
 
     def every_key(self) -> dict[str, Any]:
-        """Every key it sets, over all its methods, and its ``datasheet``."""
+        """Every key it sets, over all its estimators, and its ``datasheet``."""
         keys = dict(self.hardware)
         for params in self.estimators.values():
             keys.update(params)
         return {**keys, DATASHEET: self.datasheet}
 
 
-def config_document(preset: NodePreset, method: str) -> dict[str, Any]:
-    """The published tool's config of ``preset`` for ``method`` (its generated file's content)."""
-    return {"perf_estimator": {"method": method, "hardware": preset.section(method)}}
+def config_document(preset: NodePreset, estimator: str) -> dict[str, Any]:
+    """The published tool's config of ``preset`` for ``estimator`` (a generated file's content)."""
+    return {"perf_estimator": {"method": estimator, "hardware": preset.section(estimator)}}
 
 
-def config_text(preset: NodePreset, method: str) -> str:
-    """The text of ``<method>/config.json`` generated beside ``preset``'s ``node.json``."""
-    return json.dumps(config_document(preset, method), indent=4) + "\n"
+def config_text(preset: NodePreset, estimator: str) -> str:
+    """The text of ``<estimator>/config.json`` generated beside ``preset``'s ``node.json``."""
+    return json.dumps(config_document(preset, estimator), indent=4) + "\n"
 
 
 def _document(path: Path) -> dict[str, Any]:
@@ -151,34 +151,34 @@ def find_preset(name_or_folder: str | Path) -> NodePreset:
     raise unknown_preset(name, "no such hardware config file or node preset", preset_names())
 
 
-def resolve_config(config: str | Path, method: str,
+def resolve_config(config: str | Path, estimator: str,
                    what: str = "hardware config file") -> tuple[dict[str, Any], str, str]:
     """(config document, its source for messages, the hardware name it gives: "" for a file) of
-    a config file, a preset folder or a shipped preset's name, for estimator ``method``."""
+    a config file, a preset folder or a shipped preset's name, for ``estimator``."""
     path = Path(config)
     if path.is_file():
         return read_config(path), str(path), ""
     if not is_preset_folder(path) and (path.suffix or len(path.parts) > 1):
         raise HespasError(f"{config}: no such {what}")
     preset = find_preset(config)
-    return config_document(preset, method), str(preset.path), preset.name
+    return config_document(preset, estimator), str(preset.path), preset.name
 
 
-def hardware_from_config(config: Mapping[str, Any], source: str, method: str | None = None,
+def hardware_from_config(config: Mapping[str, Any], source: str, estimator: str | None = None,
                          name: str = "") -> Hardware:
     """The `Hardware` of a parsed config (checked first, `validate_config`) for estimator
-    ``method`` (default: the config's own); ``name`` names it (default: from ``source``, the
+    ``estimator`` (default: the config's own); ``name`` names it (default: from ``source``, the
     config's path). A ``hardware`` naming a preset (or a config file) loads that."""
-    validate_config(config, source, method)
-    method = method or config_method(config, source)
+    validate_config(config, source, estimator)
+    estimator = estimator or declared_estimator(config, source)
     hardware = config["perf_estimator"]["hardware"]
     if isinstance(hardware, str):
-        return load_hardware(hardware, method)
+        return load_hardware(hardware, estimator)
     return build_hardware(hardware, name or _config_name(Path(source)))
 
 
 def _config_name(path: Path) -> str:
-    """A readable hardware name: the preset folder for ``.../NAME/<method>/config.json`` or
+    """A readable hardware name: the preset folder for ``.../NAME/<estimator>/config.json`` or
     ``.../NAME/node.json``, else the file's stem."""
     if path.name == NODE_FILE:
         return path.parent.name
@@ -186,32 +186,32 @@ def _config_name(path: Path) -> str:
         else path.stem
 
 
-def load_hardware(config: str | Path, method: str = "") -> Hardware:
+def load_hardware(config: str | Path, estimator: str = "") -> Hardware:
     """The `Hardware` of a config file, a preset folder or a shipped preset's name, for
-    estimator ``method`` (default: a file's own method; a preset's figures alone)."""
-    doc, source, name = resolve_config(config, method)
-    return hardware_from_config(doc, source, method or None, name=name)
+    ``estimator`` (default: a file's own estimator; a preset's figures alone)."""
+    doc, source, name = resolve_config(config, estimator)
+    return hardware_from_config(doc, source, estimator or None, name=name)
 
 
 def generated_configs(folder: Path) -> dict[Path, str]:
     """The published tool's config files generated beside ``folder``'s ``node.json``: path ->
     text, one per estimator with params of its own (each checked)."""
     preset = read_preset(folder)
-    return {folder / method / "config.json": config_text(preset, method)
-            for method in preset.methods}
+    return {folder / estimator / "config.json": config_text(preset, estimator)
+            for estimator in preset.estimator_names}
 
 
 def write_preset(folder: Path, document: Mapping[str, Any], configs: bool = True) -> NodePreset:
     """Write ``document`` (the ``node.json`` format) into ``folder`` (made if missing) and, with
     ``configs``, the config files generated from it; the preset. A document that does not check
-    (`NodePreset.section` of each method) leaves ``folder`` as it was."""
+    (`NodePreset.section` of each estimator) leaves ``folder`` as it was."""
     folder.mkdir(parents=True, exist_ok=True)
     staged = folder / f".{NODE_FILE}.tmp"
     staged.write_text(json.dumps(document, indent=4) + "\n")
     try:
         preset = _staged(staged, folder)
         texts = {path: config_text(preset, path.parent.name)
-                 for path in (folder / m / "config.json" for m in preset.methods)}
+                 for path in (folder / m / "config.json" for m in preset.estimator_names)}
     except HespasError:
         staged.unlink()
         raise
@@ -229,6 +229,6 @@ def _staged(path: Path, folder: Path) -> NodePreset:
         raise HespasError(f"{path}: a written preset holds its figures (not alias_of)")
     preset = NodePreset(folder.resolve().name, folder, path, doc.get(DATASHEET, ""),
                         doc["hardware"], doc.get("estimators", {}))
-    for method in ["", *preset.methods]:
-        preset.section(method)
+    for estimator in ["", *preset.estimator_names]:
+        preset.section(estimator)
     return preset

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
+from hespas_py.estimate.base import DEFAULT_ESTIMATOR
 from hespas_py.sweep.backends import Backend
 from hespas_py.sweep.keys import code_version, digest
 from hespas_py.sweep.plan import LABELS, make_plan
@@ -51,7 +52,7 @@ class SearchSpec:
     settings: Mapping[str, Sequence[Any]]
     nodes: tuple[str, ...]
     systems: tuple[str, ...]
-    estimators: tuple[str, ...] = ("fused_roofline",)
+    estimators: tuple[str, ...] = (DEFAULT_ESTIMATOR,)
     split: Any = "linear_split"
     variants: Mapping[str, list] = field(default_factory=dict)
 
