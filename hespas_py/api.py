@@ -22,9 +22,13 @@ from typing import Any, Callable, Mapping
 
 from hespas_py.errors import HespasError
 from hespas_py.estimate.base import DEFAULT_ESTIMATOR
+from hespas_py.export import export_in_subprocess
+from hespas_py.export.exporter import partitions
+from hespas_py.export.partition import compile_with_dump, dumped_stablehlo
 from hespas_py.pipeline import DEFAULT_SPLIT
 from hespas_py.run import Split, build_config, generate_and_simulate
 from hespas_py.sim.config import Machine
+from hespas_py.sim.timeline import write_timeline
 from hespas_py.sweep.tasks import Figures
 from hespas_py.units import memory_line
 
@@ -79,8 +83,6 @@ class Report:
     def timeline(self, path: str | Path) -> Path:
         """Write the simulated step as Chrome/Perfetto trace-event JSON (ui.perfetto.dev) to
         ``path`` (its folder made if missing); the path."""
-        from hespas_py.sim.timeline import write_timeline
-
         if self.simulation is None:
             raise HespasError("no timeline: the step was not simulated (pass system=)")
         path = Path(path)
@@ -142,10 +144,7 @@ def _factory_spec(step: Callable) -> str:
 def _lowered_text(lowered: Any, scratch: Path) -> str:
     """StableHLO of the per-device program of a ``jax.stages.Lowered``: its own module on one
     device; on several, XLA's module after the SPMD partitioner, compiled in this process."""
-    from hespas_py.export.exporter import _partitions
-    from hespas_py.export.partition import compile_with_dump, dumped_stablehlo
-
-    devices = _partitions(lowered)
+    devices = partitions(lowered)
     if devices == 1:
         return lowered.as_text()
     dump = scratch / "dump"
@@ -156,8 +155,6 @@ def _lowered_text(lowered: Any, scratch: Path) -> str:
 def _module_file(step: Any, devices: int | None, kwargs: Mapping[str, Any],
                  scratch: Path) -> Path:
     """A StableHLO file of the step's per-device program."""
-    from hespas_py.export import export_in_subprocess
-
     if hasattr(step, "compiler_ir") and hasattr(step, "compile"):  # jax.stages.Lowered
         text = _lowered_text(step, scratch)
     elif isinstance(step, str) and ("func.func" in step or step.lstrip().startswith("module")):

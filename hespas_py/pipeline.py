@@ -29,15 +29,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
+from hespas_py.chakra.files import STATS_FILE
 from hespas_py.chakra.groups import DeviceLayout
-from hespas_py.estimate.base import Estimate
-from hespas_py.hardware import Hardware
+from hespas_py.chakra.stats import module_stats
+from hespas_py.chakra.writer import write_traces
+from hespas_py.estimate.base import Estimate, get_estimator
+from hespas_py.estimate.dispatch import DISPATCH, entry_buffers, with_dispatch
 from hespas_py.forking import background
 from hespas_py.gc_pause import gc_paused
+from hespas_py.hardware import Hardware
+from hespas_py.mlir.reader import load_module
 from hespas_py.output_dir import check_target, staged
 from hespas_py.split import split
 from hespas_py.split.blocks import BlockGraph
-from hespas_py.split.combine import Thresholds
+from hespas_py.split.combine import DEFAULT_COMBINE, Thresholds
+from hespas_py.split.loops import TRIP_COUNT
 
 log = logging.getLogger("hespas_py")
 
@@ -147,12 +153,10 @@ class GenResult:
 
 
 def _estimator(config: GenConfig):
-    from hespas_py.estimate.base import get_estimator
-
     estimator = get_estimator(config.estimator, config.hardware)
     if config.disable_cache or config.cache_dir is None:
         return estimator
-    from hespas_py.estimate.cache import CachedEstimator
+    from hespas_py.estimate.cache import CachedEstimator  # hashlib's OpenSSL: cached runs only
 
     return CachedEstimator(estimator, config.cache_dir)
 
@@ -161,8 +165,7 @@ def memory_of(module, hardware: Hardware, combine: Thresholds) -> dict[str, Any]
     """The ``memory`` entry of a module's stats: its per-device peak (`hespas_py.memory`),
     planned with the hardware's ``fused_attention`` setting and the collectives combined as
     ``combine`` says (off: as XLA's defaults do), against the hardware's capacity."""
-    from hespas_py.memory import analyze
-    from hespas_py.split.combine import DEFAULT_COMBINE
+    from hespas_py.memory import analyze  # the memory package loads only for a run that asks
 
     report = analyze(module, hardware.params.fused_attention,
                      combine or DEFAULT_COMBINE)
@@ -188,8 +191,6 @@ def _estimate_all(graph, estimator, progress: ProgressHook | None) -> list:
 
 def _warn_assumed_trips(graph: BlockGraph, loop_trips: int) -> None:
     """One warning naming the loops whose trip count was assumed (``--loop-trips``)."""
-    from hespas_py.split.loops import TRIP_COUNT
-
     assumed = [a.where for a in graph.assumptions if a.kind == TRIP_COUNT]
     if assumed:
         log.warning("trip count not static for %d loop(s), assumed %d (--loop-trips): %s",
@@ -198,8 +199,6 @@ def _warn_assumed_trips(graph: BlockGraph, loop_trips: int) -> None:
 
 def _summary(config: GenConfig, source: str, stats: Mapping[str, Any], traces,
              timings: Mapping[str, float], top: int = 5) -> dict[str, Any]:
-    from hespas_py.estimate.dispatch import DISPATCH
-
     return {
         "output_dir": str(config.output_dir),
         "mlir_file": source,
@@ -244,12 +243,6 @@ def generate(config: GenConfig, progress: ProgressHook | None = None,
 
 def _generate(config: GenConfig, progress: ProgressHook | None,
               check_layout: Callable[[DeviceLayout], None] | None) -> GenResult:
-    from hespas_py.chakra.files import STATS_FILE
-    from hespas_py.chakra.stats import module_stats
-    from hespas_py.chakra.writer import write_traces
-    from hespas_py.estimate.dispatch import entry_buffers, with_dispatch
-    from hespas_py.mlir.reader import load_module
-
     check_target(config.output_dir, config.clean)
     timings: dict[str, float] = {}
     clock = time.perf_counter()

@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from hespas_py.chakra import writer
 from hespas_py.chakra.io import read_trace
 from hespas_py.errors import HespasError
+from hespas_py import pipeline
 from hespas_py.pipeline import generate
 from hespas_py.run import Split, build_config
 
@@ -75,7 +75,7 @@ def test_failure_midway_leaves_no_output(tmp_path, tiny, monkeypatch):
         (out_dir / "dev.0.et").write_bytes(b"partial")
         raise RuntimeError("disk full")
 
-    monkeypatch.setattr(writer, "write_traces", broken)
+    monkeypatch.setattr(pipeline, "write_traces", broken)
     config = build_config(config_file(tmp_path), mlir_file=str(tiny), output_dir=str(out))
     with pytest.raises(RuntimeError):
         generate(config)

@@ -27,6 +27,7 @@ from typing import Any, Iterable, Mapping, Optional
 from hespas_py.accuracy.cases import SYSTEMS_DIR, Case, plan_cases
 from hespas_py.accuracy.rows import Group, Row
 from hespas_py.errors import HespasError
+from hespas_py.estimate.base import estimator_class
 from hespas_py.hardware import find_preset, parse_params
 from hespas_py.hardware.params import accepted
 from hespas_py.run import Split, build_config, generate_and_simulate
@@ -193,8 +194,6 @@ def evaluate(groups: Iterable[Group], estimators: Iterable[str], measured: Optio
     configurations; ``params``: ``KEY=VALUE`` estimator params for every row, over the group's,
     checked for each estimator as `hespas_py.hardware.parse_params` does; ``nodes``: per node
     preset name, a preset folder its rows run on instead)."""
-    from hespas_py.estimate.base import estimator_class
-
     groups, names = list(groups), list(dict.fromkeys(estimators))
     for name in names:
         estimator_class(name)

@@ -14,6 +14,7 @@ of it is its host-dispatch cost (`hespas_py.estimate.dispatch`).
 from __future__ import annotations
 
 import csv
+import gzip
 import io
 import re
 from collections import defaultdict
@@ -21,14 +22,20 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping
 
+from hespas_py.accuracy.evaluate import NO_LIMIT
 from hespas_py.errors import HespasError
+from hespas_py.estimate.base import get_estimator
+from hespas_py.estimate.dispatch import entry_buffers
 from hespas_py.estimate.fused_roofline import FusedRoofline
 from hespas_py.estimate.fusion.classes import (CLASSES, COPY, ELEMENTWISE, GATHER, GEMM, OTHER,
-                                               REDUCE_WINDOW, REDUCTION, SCATTER)
+                                               REDUCE_WINDOW, REDUCTION, SCATTER, kernel_class)
 from hespas_py.estimate.fusion.convolution import (CONV_BACKWARD_FILTER, CONV_BACKWARD_INPUT,
                                                    CONV_FORWARD)
 from hespas_py.estimate.fusion.kernel import FLASH_BACKWARD, FLASH_FORWARD
+from hespas_py.mlir.reader import load_module
+from hespas_py.resources import shipped
 from hespas_py.run import node_hardware
+from hespas_py.split import split
 
 #: The estimator whose plan of kernels is set beside the profile.
 PLANNER = FusedRoofline.name
@@ -179,13 +186,6 @@ def profile_classes(hlo_text: str, profile_csv: str, source: str,
 def model_classes(workload: Path, node: str, params: Mapping | None = None) -> dict[str, ClassTime]:
     """Per-class launches and time of the fused roofline's plan of a single-device ``workload``
     on node preset ``node`` (``params``: extra hardware params)."""
-    from hespas_py.accuracy.evaluate import NO_LIMIT
-    from hespas_py.estimate.base import get_estimator
-    from hespas_py.estimate.dispatch import entry_buffers
-    from hespas_py.estimate.fusion.classes import kernel_class
-    from hespas_py.mlir.reader import load_module
-    from hespas_py.split import split
-
     hardware = node_hardware(node, PLANNER, params)
     module = load_module(workload)
     graph = split(module, "linear_split", block_lim=NO_LIMIT)
@@ -238,8 +238,6 @@ class KernelComparison:
 def profile_files(workload: str) -> tuple[Path, Path] | None:
     """(optimized HLO, kernel profile) shipped beside workload ``workload`` (a name under the
     shipped ``workloads`` folder, e.g. ``gpu_h100/resnet18_1dev``), or None."""
-    from hespas_py.resources import shipped
-
     hlo = shipped("workloads", f"{workload}.xla_opt.txt.gz")
     profile = shipped("workloads", f"{workload}.kernels.csv")
     return (hlo, profile) if hlo.is_file() and profile.is_file() else None
@@ -248,8 +246,6 @@ def profile_files(workload: str) -> tuple[Path, Path] | None:
 def compare(row: str, workload: str, workload_file: Path, node: str, measured_s: float,
             params: Mapping | None = None) -> KernelComparison | None:
     """The per-class comparison of one row (None when its workload ships no profile)."""
-    import gzip
-
     files = profile_files(workload)
     if files is None:
         return None

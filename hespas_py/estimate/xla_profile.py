@@ -32,10 +32,10 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
-from hespas_py.errors import HespasError
+from hespas_py.errors import HespasError, first_line
 from hespas_py.estimate.base import Estimate, OpCost, register
 from hespas_py.estimate.costs import op_work
-from hespas_py.estimate.xla_cost import XlaBlockEstimator, _first_line
+from hespas_py.estimate.xla_cost import XlaBlockEstimator
 from hespas_py.jaxcompat import compile_on_one_device, local_client
 from hespas_py.mlir.bindings import ir
 from hespas_py.mlir.extract import block_inputs
@@ -170,7 +170,7 @@ class XlaProfile(XlaBlockEstimator):
         except HespasError:
             raise
         except Exception as exc:  # XLA raises its own status types
-            raise HespasError(f"XLA could not compile or run the block: {_first_line(exc)}") \
+            raise HespasError(f"XLA could not compile or run the block: {first_line(exc)}") \
                 from None
 
     def estimate_with_xla(self, block: Block) -> Estimate:

@@ -23,6 +23,7 @@ from hespas_py.memory.intervals import TOP_BUFFERS, Buffer
 from hespas_py.memory.liveness import scope_peak
 from hespas_py.mlir.aliases import ANY_OUTPUT
 from hespas_py.mlir.ops import Module, TensorType
+from hespas_py.mlir.reader import load_module
 from hespas_py.split.combine import DEFAULT_COMBINE, Thresholds
 
 
@@ -128,6 +129,4 @@ def peak_of_file(path: str | Path, module: int | None = None,
     """`analyze` of the module in ``path`` (module ``module``, from 1, of a file of several);
     ``backend`` as `analyze` takes it; bad input raises `HespasError` as `load_module` does.
     For callers that hold no `Module` (`bench/memory.py`, scripts)."""
-    from hespas_py.mlir.reader import load_module
-
     return analyze(load_module(path, module=module), fused_attention, backend=backend)

@@ -9,11 +9,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
 
+from hespas_py.chakra.files import COMM_GROUP_FILE, TRACE_PREFIX
 from hespas_py.errors import HespasError, unknown_preset
 from hespas_py.resources import shipped
 from hespas_py.sim.inputs import load_network, load_remote_memory, load_system
 from hespas_py.sim.machine import RemoteMemoryConfig, SystemSetup
 from hespas_py.sim.result import SimResult
+from hespas_py.sim.simulate import simulate
 
 
 def system_files(folder: str | Path) -> dict[str, Path | None]:
@@ -122,9 +124,6 @@ class Machine:
 
     def simulate(self, out_dir: Path) -> SimResult:
         """Simulate the traces ``generate`` wrote to ``out_dir``."""
-        from hespas_py.chakra.files import COMM_GROUP_FILE, TRACE_PREFIX
-        from hespas_py.sim.simulate import simulate
-
         return simulate(out_dir / TRACE_PREFIX, self.setup.system, self.setup.network,
                         comm_groups=out_dir / COMM_GROUP_FILE)
 

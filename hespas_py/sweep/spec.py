@@ -29,10 +29,12 @@ import yaml
 from hespas_py.checks import Number, shown
 from hespas_py.errors import HespasError
 from hespas_py.estimate.base import DEFAULT_ESTIMATOR, estimator_class
+from hespas_py.export.workloads import workload_path
 from hespas_py.hardware import Hardware
 from hespas_py.hardware.presets import find_preset, is_preset_folder
 from hespas_py.pipeline import DEFAULT_SPLIT
 from hespas_py.run import Split, node_hardware
+from hespas_py.sim.config import load_setup, resolve_system_files, system_files
 from hespas_py.sim.machine import SystemSetup
 from hespas_py.split import splitter
 from hespas_py.split.combine import Thresholds
@@ -121,8 +123,6 @@ def _resolved(key: str, names: list[str], resolve: Callable[[str], T],
 
 
 def _workload(base: Path) -> Callable[[str], Workload]:
-    from hespas_py.export.workloads import workload_path
-
     def resolve(name: str) -> Workload:
         path = base / name
         return Workload(path) if path.is_file() else Workload(workload_path(name), name)
@@ -140,8 +140,6 @@ def _node(base: Path, estimators: tuple[str, ...]) -> Callable[[str], dict[str, 
 
 
 def _system(base: Path) -> Callable[[str], SystemSetup]:
-    from hespas_py.sim.config import load_setup, resolve_system_files, system_files
-
     def resolve(name: str) -> SystemSetup:
         folder = base / name
         return load_setup(system_files(folder) if folder.is_dir() else resolve_system_files(name))
