@@ -104,7 +104,6 @@ def test_a_preset_folder_is_taken_wherever_a_preset_name_is(tmp_path):
     by_file = build_config(folder / "fused_roofline" / "config.json", mlir_file=MLP,
                                     output_dir=tmp_path / "out")
     assert by_file.hardware == hardware
-    assert load_hardware(folder / NODE_FILE, "fused_roofline") == hardware
     report = hespas_py.estimate(MLP, node=str(folder), estimator="fused_roofline")
     assert report.summary["hardware"] == "A100_calibrated"
     described = CliRunner().invoke(app, ["presets", "--describe", str(folder), "--json"],

@@ -156,8 +156,6 @@ def resolve_config(config: str | Path, estimator: str,
     """(config document, its source for messages, the hardware name it gives: "" for a file) of
     a config file, a preset folder or a shipped preset's name, for ``estimator``."""
     path = Path(config)
-    if path.name == NODE_FILE and path.is_file():  # a preset's own file: the preset
-        config = path = path.parent
     if path.is_file():
         return read_config(path), str(path), ""
     if not is_preset_folder(path) and (path.suffix or len(path.parts) > 1):
