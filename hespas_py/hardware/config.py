@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -30,12 +29,14 @@ from hespas_py.hardware.params import (
 from hespas_py.hardware.rules import FLAG, OBJECT, TEXT, Choice
 
 
-@dataclass(frozen=True)
 class Field:
-    """One config key's rule, and whether the key must be present."""
+    """One config key's rule (anything with ``problem(value) -> str | None``), and whether the
+    key must be present."""
 
-    rule: Any  # anything with ``problem(value) -> str | None``
-    required: bool = False
+    __slots__ = ("rule", "required")
+
+    def __init__(self, rule: Any, required: bool = False) -> None:
+        self.rule, self.required = rule, required
 
 
 class _ByteCounts:

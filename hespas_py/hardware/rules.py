@@ -3,22 +3,24 @@ text, object), one of a few names, a table of rates per element type.
 
 Every rule has ``problem(value)`` (``"must be ..."`` or None) and ``describe()`` (the rule in
 words, for help and the parameter table); `typed` turns a checked value into the type its
-field holds.
+field holds. They are plain classes, not dataclasses: every run imports them, and a dataclass
+costs most of a millisecond to create.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Union
 
 from hespas_py.checks import Number, Table
 
 
-@dataclass(frozen=True)
 class Kind:
     """A value of one JSON kind: ``bool`` (true or false), ``str`` or ``dict`` (an object)."""
 
-    kind: type
+    __slots__ = ("kind",)
+
+    def __init__(self, kind: type) -> None:
+        self.kind = kind
 
     def describe(self) -> str:
         return {bool: "true or false", str: "a string", dict: "an object"}[self.kind]
@@ -27,11 +29,13 @@ class Kind:
         return None if isinstance(value, self.kind) else f"must be {self.describe()}"
 
 
-@dataclass(frozen=True)
 class Choice:
     """One of a few names (case and surrounding blanks ignored)."""
 
-    choices: tuple[str, ...]
+    __slots__ = ("choices",)
+
+    def __init__(self, choices: tuple[str, ...]) -> None:
+        self.choices = choices
 
     def describe(self) -> str:
         return f"one of {', '.join(self.choices)}"
@@ -42,11 +46,13 @@ class Choice:
         return f"must be {self.describe()}"
 
 
-@dataclass(frozen=True)
 class Rates:
     """An object mapping element types (``bf16``, ``f8E4M3FN``, ...) to rates kept by ``rate``."""
 
-    rate: Number
+    __slots__ = ("rate",)
+
+    def __init__(self, rate: Number) -> None:
+        self.rate = rate
 
     def describe(self) -> str:
         return "an object mapping element types to FLOP/s"
