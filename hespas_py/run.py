@@ -12,9 +12,8 @@ in the CLI; inside, the estimator is ``estimator`` and the split strategy ``spli
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping, NamedTuple
 
 from hespas_py.errors import HespasError
 from hespas_py.estimate.base import DEFAULT_ESTIMATOR, estimator_class
@@ -31,8 +30,7 @@ if TYPE_CHECKING:  # the simulator loads only for a run that simulates
     from hespas_py.sim.result import SimResult
 
 
-@dataclass(frozen=True)
-class Split:
+class Split(NamedTuple):
     """Split settings as given (None: the config file's, else the default; `GenConfig`).
 
     Attributes:
@@ -144,9 +142,9 @@ def _check(settings: Mapping[str, Any], source: str) -> None:
             raise HespasError(f"{flag} must be at least 1, not {settings[key]}")
 
 
-@dataclass(frozen=True)
-class Run:
-    """A generated step, simulated when a machine was given.
+class Run(NamedTuple):
+    """A generated step, simulated when a machine was given (`Split` and `Run` are named
+    tuples: every run imports them, and a dataclass costs most of a millisecond to create).
 
     Attributes:
         result: what `hespas_py.pipeline.generate` produced.
@@ -156,9 +154,9 @@ class Run:
     """
 
     result: GenResult
-    machine: Machine | None = None
-    simulation: SimResult | None = None
-    summary: Mapping[str, Any] = field(default_factory=dict, repr=False)
+    machine: Machine | None
+    simulation: SimResult | None
+    summary: Mapping[str, Any]
 
 
 def generate_and_simulate(config: GenConfig, machine: Machine | None = None,

@@ -52,7 +52,7 @@ def test_every_key_is_documented_and_read_by_something():
 
 def test_a_key_the_readme_does_not_document_fails(monkeypatch):
     readme = shipped("configs", "nodes", "README.md").read_text()
-    extra = dataclasses.replace(SPECS["gemm_tile"], key="undocumented_key")
+    extra = SPECS["gemm_tile"]._replace(key="undocumented_key")
     monkeypatch.setitem(SPECS, "undocumented_key", extra)
     assert _readme_tables(readme) != readme
 

@@ -20,12 +20,7 @@ from typing import Any
 
 from hespas_py.checks import Number
 from hespas_py.errors import HespasError
-from hespas_py.hardware.params import (
-    accepted,
-    check_hardware,
-    params_specs,
-    source_keys,
-)
+from hespas_py.hardware.params import accepted, check_hardware, params_specs, source_keys
 from hespas_py.hardware.rules import FLAG, OBJECT, TEXT, Choice
 
 

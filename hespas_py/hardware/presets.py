@@ -11,18 +11,13 @@ format, is generated from it (`config_document`, ``scripts/make_node_presets.py`
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping
+from types import MappingProxyType
+from typing import Any, Mapping, NamedTuple
 
 from hespas_py.errors import HespasError, unknown_preset
 from hespas_py.hardware.config import declared_estimator, read_config, validate_config
-from hespas_py.hardware.params import (
-    DATASHEET,
-    Hardware,
-    build_hardware,
-    check_hardware,
-)
+from hespas_py.hardware.params import DATASHEET, Hardware, build_hardware, check_hardware
 from hespas_py.resources import shipped
 
 #: The node presets (``configs/nodes``, shipped with the package).
@@ -32,9 +27,9 @@ NODE_FILE = "node.json"
 _KEYS = (DATASHEET, "hardware", "estimators")
 
 
-@dataclass(frozen=True)
-class NodePreset:
-    """One chip's preset, as ``node.json`` gives it (unchecked values; `section` checks).
+class NodePreset(NamedTuple):
+    """One chip's preset, as ``node.json`` gives it (unchecked values; `section` checks). A named
+    tuple: every run reads one, and a dataclass costs most of a millisecond to create.
 
     Attributes:
         name: the name its hardware is reported by (the folder's name; an alias's own).
@@ -50,8 +45,8 @@ class NodePreset:
     folder: Path
     path: Path
     datasheet: str = ""
-    hardware: Mapping[str, Any] = field(default_factory=dict)
-    estimators: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    hardware: Mapping[str, Any] = MappingProxyType({})
+    estimators: Mapping[str, Mapping[str, Any]] = MappingProxyType({})
     alias_of: str = ""
 
     @property
