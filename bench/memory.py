@@ -1,9 +1,10 @@
 """Per-device peak memory (`hespas_py.memory`) against XLA's own buffer assignment.
 
-- ``gpu``: the programs measured on an H100 (``../shared/reference/gpu-h100``: the StableHLO
-  XLA compiled and ``memory_analysis()`` of it, ``measured.csv``); goal (issue 17): every peak
-  within 10% of ``xla_gpu_peak_bytes``, and the Llama-2-7B-dims batch-2 program fitting an
-  H100 80GB but not an A100 40GB.
+- ``gpu``: the programs measured on an H100 and an H200 (``../shared/reference/gpu-h100``,
+  ``gpu-h200``: the StableHLO XLA compiled and ``memory_analysis()`` of it, ``measured.csv``),
+  each analysed with its preset's GPU rewrites (`hespas_py.memory.memory_rules`); goal (issues
+  17, 27): every peak within 10% of ``xla_gpu_peak_bytes``, and the Llama-2-7B-dims batch-2
+  program fitting an H100 80GB but not an A100 40GB.
 - ``cpu``: the shipped workloads compiled on this machine's CPU through jaxlib, against
   ``memory_analysis()`` of that compile (arguments, outputs and temporaries of XLA:CPU), the
   analysis following the installed jaxlib's XLA:CPU (``backend="cpu"``: breadth-first schedule,
@@ -28,7 +29,10 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 #: ``HESPAS_SHARED`` names the shared folder when it is not beside the checkout.
-REFERENCE = Path(os.environ.get("HESPAS_SHARED", REPO.parent / "shared")) / "reference" / "gpu-h100"
+SHARED = Path(os.environ.get("HESPAS_SHARED", REPO.parent / "shared")) / "reference"
+REFERENCE = SHARED / "gpu-h100"
+#: Measured folders and the node preset whose rules their programs are analysed with.
+GPU_REFERENCES = ((REFERENCE, "H100_80GB"), (SHARED / "gpu-h200", "H200_141GB"))
 #: Shipped workloads XLA:CPU compiles in a few seconds (the rest need minutes, or carry GPU
 #: layouts XLA:CPU refuses).
 CPU_WORKLOADS = ("mlp_dp_4dev", "mlp_fsdp_4dev", "mlp_tp_4dev", "mesh2x4_8dev", "pipeline_4dev",
@@ -43,24 +47,31 @@ def _gb(n: float) -> str:
 
 def gpu() -> None:
     from hespas_py.hardware import load_hardware
-    from hespas_py.memory import peak_of_file
+    from hespas_py.memory import memory_rules, peak_of_file
 
     if not (REFERENCE / "measured.csv").is_file():
         print(f"skipped gpu: {REFERENCE} not found")
         return
-    print("case                  peak GB  XLA GPU GB   error   args GB  outputs GB  temps GB "
-          "(XLA)")
+    print("node        case                  peak GB  XLA GPU GB   error   args GB  outputs GB  "
+          "temps GB (XLA)")
     worst = 0.0
-    for row in csv.DictReader((REFERENCE / "measured.csv").open()):
-        report = peak_of_file(REFERENCE / "modules" / f"{row['case']}.stablehlo.mlir.gz")
-        measured = int(row["xla_gpu_peak_bytes"])
-        error = report.peak_bytes / measured - 1
-        worst = max(worst, abs(error))
-        print(f"{row['case']:<20}{_gb(report.peak_bytes)}  {_gb(measured)}  {error:+7.1%}  "
-              f"{_gb(report.arguments_bytes)}  {_gb(report.outputs_bytes)}  "
-              f"{_gb(report.temporaries_bytes)} ({_gb(int(row['temp_bytes'])).strip()})")
+    for folder, node in GPU_REFERENCES:
+        if not (folder / "measured.csv").is_file():
+            print(f"skipped {node}: {folder} not found")
+            continue
+        rules = memory_rules(load_hardware(node, "fused_roofline").params)
+        for row in csv.DictReader((folder / "measured.csv").open()):
+            report = peak_of_file(folder / "modules" / f"{row['case']}.stablehlo.mlir.gz",
+                                  rules=rules)
+            measured = int(row["xla_gpu_peak_bytes"])
+            error = report.peak_bytes / measured - 1
+            worst = max(worst, abs(error))
+            print(f"{node:<12}{row['case']:<20}{_gb(report.peak_bytes)}  {_gb(measured)}  "
+                  f"{error:+7.1%}  {_gb(report.arguments_bytes)}  {_gb(report.outputs_bytes)}  "
+                  f"{_gb(report.temporaries_bytes)} ({_gb(int(row['temp_bytes'])).strip()})")
     print(f"largest error {worst:.1%} (goal: within 10%)")
-    llama = peak_of_file(REFERENCE / "modules" / "llama7b_8L_b2_xla.stablehlo.mlir.gz")
+    llama = peak_of_file(REFERENCE / "modules" / "llama7b_8L_b2_xla.stablehlo.mlir.gz",
+                         rules=memory_rules(load_hardware("H100_80GB", "fused_roofline").params))
     for node in ("H100_80GB", "A100_SXM_40GB"):
         capacity = load_hardware(node).capacity_bytes
         print(f"llama7b_8L_b2_xla on {node}: {llama.peak_bytes / 1e9:.2f} GB of "

@@ -8,9 +8,13 @@ or torn down twice. When a child fails, the caller does what it left undone itse
 can only change speed, never results.
 
 ``HESPAS_JOBS=N`` sets the processes one job may use (``1`` turns forking off; anything but a
-whole number is a `HespasError`). By default that is the CPUs this process may run on, or 1 once
-``jax`` is imported: JAX starts threads of its own, and a fork taken while one of them holds a
-lock can deadlock the child. Without ``os.fork`` (Windows) everything runs in this process.
+whole number is a `HespasError`); by default, the CPUs this process may run on. Whatever it says,
+a process runs its jobs alone while it has a thread besides its main one (`may_fork`): a fork
+taken while another thread holds a lock (XLA's thread pools once JAX's backends start, a progress
+display, a test runner's I/O thread) can deadlock the child, and Python 3.12 warns about it.
+numpy's OpenBLAS pool is kept to one thread where hespas_py loads numpy first
+(`hespas_py.jaxcompat`), so a run's forks are not lost to it. Without ``os.fork`` (Windows) or a
+thread count (no ``/proc``), everything runs in this process. docs/forking.md says why.
 """
 
 from __future__ import annotations
@@ -20,7 +24,6 @@ import marshal
 import os
 import signal
 import struct
-import sys
 import tempfile
 import weakref
 from typing import Any, Callable, Iterable, Iterator
@@ -33,16 +36,25 @@ _CHUNK = struct.Struct("<QQ")  # where a child wrote one chunk: offset and lengt
 
 def max_jobs() -> int:
     """Processes one job may use (see the module docstring)."""
-    if not hasattr(os, "fork"):
-        return 1
     setting = os.environ.get(JOBS_VARIABLE, "").strip()
     if setting:
         if not setting.isdigit():
             raise HespasError(f"{JOBS_VARIABLE}={setting!r}: expected a whole number of processes")
-        return max(1, int(setting))
-    if "jax" in sys.modules:
-        return 1
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+        jobs = max(1, int(setting))
+    else:
+        jobs = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") \
+            else os.cpu_count() or 1
+    return jobs if jobs < 2 or may_fork() else 1
+
+
+def may_fork() -> bool:
+    """Whether this process may fork now: it has ``os.fork`` and a single thread."""
+    if not hasattr(os, "fork"):
+        return False
+    try:
+        return len(os.listdir("/proc/self/task")) == 1
+    except OSError:  # no thread count to be had (macOS): never fork
+        return False
 
 
 class Forked:
@@ -55,6 +67,9 @@ class Forked:
 
     def __init__(self, work: Callable[[], Iterable[bytes]]) -> None:
         self.failed = False  # whether the child stopped before the end of its work
+        if not may_fork():  # a caller's own check (`max_jobs`) came before a thread started
+            self._pid = -1
+            return
         with contextlib.ExitStack() as undo:
             try:
                 self._data = undo.enter_context(tempfile.TemporaryFile())

@@ -19,8 +19,21 @@ so reading a module never loads it.
 
 from __future__ import annotations
 
+import os
+import sys
 from contextlib import contextmanager
 from typing import Any, Iterator
+
+# XLA's C++ logging reads its level once, when jaxlib's native code loads: importing ``jax``
+# first would set INFO off (jax/__init__.py does this), but the bindings below load before it,
+# and XLA:CPU's client then prints INFO lines (``pjrt_client.cc] PjRt-IFRT device count``) on
+# stderr. The same default as jax's, and only where the user set none: warnings still show.
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "1")
+# jaxlib imports numpy, whose OpenBLAS starts a pool of threads as it loads; hespas_py does no
+# BLAS work, and a process with threads does not fork (`hespas_py.forking`). Where numpy is not
+# loaded yet and the user chose no size, the pool is one thread: none is started.
+if "numpy" not in sys.modules:
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 from jaxlib.mlir._mlir_libs import _chlo as chlo
 from jaxlib.mlir._mlir_libs import _jax_mlir_ext, _mlir

@@ -12,23 +12,23 @@ from typing import Iterator
 from hespas_py.errors import HespasError
 
 
-def check_target(out: Path, clean: bool) -> None:
+def check_target(out: Path, clean: bool, flag: str = "--clean") -> None:
     """Raise `HespasError` unless ``out`` may be written: absent, or a directory and ``clean``
-    (replace it)."""
+    (replace it; ``flag`` is the option that says so)."""
     if out.exists() and not out.is_dir():
         raise HespasError(f"{out}: exists and is not a directory")
     if out.exists() and not clean:
-        raise HespasError(f"{out}: output directory exists (pass --clean to replace it)")
+        raise HespasError(f"{out}: output directory exists (pass {flag} to replace it)")
 
 
 @contextmanager
-def staged(out: Path, clean: bool) -> Iterator[Path]:
+def staged(out: Path, clean: bool, flag: str = "--clean") -> Iterator[Path]:
     """A fresh directory to write ``out``'s files into, moved into place as ``out`` when the
     block ends (checked again by `check_target` first); removed if the block raises."""
     staging = _staging_dir(out)
     try:
         yield staging
-        check_target(out, clean)
+        check_target(out, clean, flag)
         _commit(staging, out)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)

@@ -163,12 +163,13 @@ def _estimator(config: GenConfig):
 
 def memory_of(module, hardware: Hardware, combine: Thresholds) -> dict[str, Any]:
     """The ``memory`` entry of a module's stats: its per-device peak (`hespas_py.memory`),
-    planned with the hardware's ``fused_attention`` setting and the collectives combined as
-    ``combine`` says (off: as XLA's defaults do), against the hardware's capacity."""
-    from hespas_py.memory import analyze  # the memory package loads only for a run that asks
+    planned with the hardware's ``fused_attention`` setting and GPU rewrites (`memory_rules`)
+    and the collectives combined as ``combine`` says (off: as XLA's defaults do), against the
+    hardware's capacity."""
+    from hespas_py.memory import analyze, memory_rules  # loads only for a run that asks
 
-    report = analyze(module, hardware.params.fused_attention,
-                     combine or DEFAULT_COMBINE)
+    report = analyze(module, hardware.params.fused_attention, combine or DEFAULT_COMBINE,
+                     rules=memory_rules(hardware.params))
     return report.as_json(hardware.capacity_bytes)
 
 
@@ -204,6 +205,7 @@ def _summary(config: GenConfig, source: str, stats: Mapping[str, Any], traces,
         "mlir_file": source,
         "estimator": config.estimator,
         "hardware": config.hardware.name,
+        **({"measured_on": stats["measured_on"]} if "measured_on" in stats else {}),
         "split": {"strategy": config.split_strategy, **{
             k: v.as_json() if isinstance(v, Thresholds) else v
             for k, v in config.split_options().items()
@@ -289,6 +291,8 @@ def _generate(config: GenConfig, progress: ProgressHook | None,
         memory = memory_later()
         lap("memory")
         stats["devices"] = layout.as_json()
+        if estimator.measured_on:
+            stats["measured_on"] = estimator.measured_on
         stats["memory"] = memory
         if config.combine_threshold:
             stats["combine_threshold"] = config.combine_threshold.as_json()

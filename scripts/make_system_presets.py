@@ -180,6 +180,20 @@ TPU7X_D2D = Link(600.0, "die-to-die link between the two chiplets ~6x a 1-D ICI 
                  "(assumed 6 x 100 GB/s; not in the retrieved spec table)",
                  "Cloud TPU docs, 'TPU7x (Ironwood)', dual-chiplet architecture")
 
+# Meta's RoCE cluster of the Llama 3 report ("The Llama 3 Herd of Models", 2024, §3.3.1
+# "Network"): 400 Gb/s RoCE per GPU, a three-layer Clos of 24K GPUs. Per rack, two 8-GPU servers
+# under one Minipack2 ToR switch; 192 racks (3,072 GPUs) per pod under cluster switches at full
+# bisection; 8 pods under aggregation switches at 1:7 oversubscription.
+META_ROCE = Link(50.0, "400 Gbps RoCE per GPU (each of a server's 8 GPUs its own NIC)",
+                 "Llama 3 report, §3.3.1 'Network'")
+META_AGGREGATION = Link(50.0 / 7, "400 Gbps per GPU below the aggregation layer, oversubscribed "
+                        "1:7 across pods", "Llama 3 report, §3.3.1 'Network'")
+META_RACK_SERVERS = 2  # servers (16 GPUs) under one ToR switch
+META_POD_RACKS = 192  # racks per pod (3,072 GPUs)
+AGGREGATION_NS = 4000.0  # across the aggregation layer: two switch levels more than a pod
+#: GPU counts of the Llama 3 405B runs (report Table 4).
+META_GPUS = (8192, 16384)
+
 CUBE_SHAPES = ((2, 2, 1), (2, 2, 2), (2, 4, 4), (4, 4, 4), (4, 4, 8), (4, 8, 8), (8, 8, 8),
                (8, 8, 16))
 TPU_SLICES = (
@@ -208,6 +222,26 @@ def gpu_presets(gpu: GpuNode) -> list[Preset]:
                       Dim("Switch", nodes // gpu.leaf_nodes, gpu.nic.gbps, SPINE_NS))
         presets.append(Preset(f"{gpu.node}_8GPU_{nodes}", gpu.node, (box, *fabric),
                               f"{nodes} nodes, rail-optimized fat tree"))
+    return presets
+
+
+def meta_presets() -> list[Preset]:
+    """Meta's Llama 3 cluster at the GPU counts of its 405B runs: NVLink server, the two servers
+    of a rack, racks of a pod, pods. A job's racks spread evenly over the fewest pods that hold
+    them with a power-of-two share each (README "Meta's Llama 3 cluster")."""
+    presets = []
+    for gpus in META_GPUS:
+        racks = gpus // (8 * META_RACK_SERVERS)
+        pods = 1
+        while racks // pods > META_POD_RACKS:
+            pods *= 2
+        dims = (Dim("Switch", 8, NVLINK4_SWITCH.gbps, BOX_NS),
+                Dim("Switch", META_RACK_SERVERS, META_ROCE.gbps, LEAF_NS),
+                Dim("Switch", racks // pods, META_ROCE.gbps, SPINE_NS),
+                Dim("Switch", pods, META_AGGREGATION.gbps, AGGREGATION_NS))
+        presets.append(Preset(f"H100_80GB_Meta_{gpus}", "H100_80GB", dims,
+                              f"Meta's Llama 3 RoCE cluster, {racks // pods} racks in each of "
+                              f"{pods} pods"))
     return presets
 
 
@@ -253,7 +287,7 @@ def presets() -> list[Preset]:
     out.append(Preset("TPUv3_32", "TPUv3", (Dim("Ring", 4, TPUV3_ICI.gbps, ICI_NS),
                                             Dim("Ring", 8, TPUV3_ICI.gbps, ICI_NS)),
                       "v3-32 2-D torus (ASTRA-sim's input)"))
-    return out + [p for tpu in TPU_SLICES for p in tpu_presets(tpu)]
+    return out + meta_presets() + [p for tpu in TPU_SLICES for p in tpu_presets(tpu)]
 
 
 def _flow_list(values) -> str:
@@ -300,6 +334,8 @@ def link_table() -> str:
         if gpu.nic is not None:
             uses.setdefault(gpu.nic, []).append(f"{gpu.node}_8GPU_<n>")
     uses[INFINITY_FABRIC] = ["MI300X_8"]
+    uses[META_ROCE] = ["H100_80GB_Meta_* rack and pod"]
+    uses[META_AGGREGATION] = ["H100_80GB_Meta_* pods"]
     uses[TPUV3_ICI] = ["TPUv3_*"]
     for tpu in TPU_SLICES:
         uses.setdefault(tpu.link, []).append(f"{tpu.prefix}_* ICI")

@@ -266,7 +266,7 @@ def test_group_title_and_table_of_every_group():
 
 def test_a_preset_folder_stands_in_for_a_node_preset(stand_in, tmp_path):
     """``--node NAME=DIR``: the rows of node preset NAME run on the preset folder DIR (a
-    calibrated preset): its figures, and its path in the row."""
+    calibrated preset): its figures, and its path in the row; ``--node DIR``: every row."""
     a100 = find_preset("A100_SXM_40GB")
     folder = tmp_path / "slow_a100"
     write_preset(folder, {"datasheet": a100.datasheet,
@@ -278,5 +278,9 @@ def test_a_preset_folder_stands_in_for_a_node_preset(stand_in, tmp_path):
     assert result.exit_code == 0, result.output
     (row,) = json.loads(result.stdout)["rows"]
     assert row["node"] == str(folder) and row["estimated_s"] > 10 * plain["estimated_s"]
-    with pytest.raises(HespasError, match="expected NAME=DIR"):
-        CliRunner().invoke(app, [*args, "--node", str(folder)], catch_exceptions=False)
+    every = json.loads(CliRunner().invoke(app, [*args, "--node", str(folder)]).stdout)["rows"]
+    assert every == [row]
+    other = json.loads(CliRunner().invoke(app, [*args, "--node", f"TPUv4={folder}"]).stdout)
+    assert other["rows"] == [plain]
+    with pytest.raises(HespasError, match=r"expected \[NAME=\]PRESET"):
+        CliRunner().invoke(app, [*args, "--node", f"={folder}"], catch_exceptions=False)

@@ -36,13 +36,16 @@ def node_with(tmp: Path, **hardware: Any) -> Path:
     return path
 
 
-def system_with(tmp: Path, system: dict | None = None, network: dict | None = None) -> Path:
-    """The shipped 4xH100 system folder with system.json / network.yml keys replaced."""
+def system_with(tmp: Path, system: dict | None = None, network: dict | None = None,
+                drop: tuple[str, ...] = ()) -> Path:
+    """The shipped 4xH100 system folder with system.json / network.yml keys replaced, and the
+    system.json keys ``drop`` removed."""
     folder = tmp / "system"
     shutil.copytree(SYSTEM, folder)
-    if system:
+    if system or drop:
         doc = json.loads((folder / "system.json").read_text())
-        (folder / "system.json").write_text(json.dumps({**doc, **system}))
+        doc = {key: value for key, value in {**doc, **(system or {})}.items() if key not in drop}
+        (folder / "system.json").write_text(json.dumps(doc))
     if network:
         doc = yaml.safe_load((folder / "network.yml").read_text())
         (folder / "network.yml").write_text(yaml.safe_dump({**doc, **network}))
@@ -102,6 +105,35 @@ CASES: dict[str, tuple[Callable[[Path], list], str]] = {
     "zero active chunks": (lambda t: gen("H100_80GB", MLP, "--system-config",
                                          system_with(t, system={"active-chunks-per-dimension": 0})),
                            "'active-chunks-per-dimension' must be an integer >= 1"),
+    "zero dataset splits": (lambda t: gen("H100_80GB", MLP, "--system-config",
+                                          system_with(t, system={"preferred-dataset-splits": 0})),
+                            "'preferred-dataset-splits' must be an integer >= 1"),
+    "no all-reduce algorithms": (
+        lambda t: gen("H100_80GB", MLP, "--system-config",
+                      system_with(t, drop=("all-reduce-implementation",))),
+        "system.json: no 'all-reduce-implementation' (ASTRA-sim's default crashes it"),
+    "unknown algorithm": (
+        lambda t: gen("H100_80GB", MLP, "--system-config",
+                      system_with(t, system={"all-gather-implementation": ["butterfly"]})),
+        "'all-gather-implementation': unknown collective algorithm 'butterfly'"),
+    "more algorithms than dimensions": (
+        lambda t: gen("H100_80GB", MLP, "--system-config",
+                      system_with(t, system={"all-to-all-implementation": ["ring"] * 3})),
+        "'all-to-all-implementation' lists 3 algorithms for a 1-dimensional network"),
+    "roofline-enabled 0.5": (lambda t: gen("H100_80GB", MLP, "--system-config",
+                                           system_with(t, system={"roofline-enabled": 0.5})),
+                             "'roofline-enabled' must be 0 or 1, got 0.5"),
+    "roofline-enabled text": (lambda t: gen("H100_80GB", MLP, "--system-config",
+                                            system_with(t, system={"roofline-enabled": "abc"})),
+                              "'roofline-enabled' must be 0 or 1, got \"abc\""),
+    "roofline-enabled false": (
+        lambda t: gen("H100_80GB", MLP, "--system-config",
+                      system_with(t, system={"replay-only": False})),
+        "'replay-only': false turns it ON in ASTRA-sim (it tests value != 0); write 0 or 1"),
+    "local-reduction-delay text": (
+        lambda t: gen("H100_80GB", MLP, "--system-config",
+                      system_with(t, system={"local-reduction-delay": "1"})),
+        "'local-reduction-delay' must be a number >= 0"),
     # Sizes without a bound.
     "loop of 2^31 trips": (
         lambda t: gen("H100_80GB", module_with(
@@ -120,7 +152,7 @@ CASES: dict[str, tuple[Callable[[Path], list], str]] = {
     "huge dataset splits": (
         lambda t: gen("H100_80GB", MLP, "--system-config",
                       system_with(t, system={"preferred-dataset-splits": 10 ** 9})),
-        "'preferred-dataset-splits' must be an integer >= 0 and <= 256"),
+        "'preferred-dataset-splits' must be an integer >= 1 and <= 256"),
     # Paths, order of checks, usage.
     "output under a file": (lambda t: gen("H100_80GB", MLP, "-o", _file(t) / "out"),
                             "cannot create the output directory"),
@@ -153,6 +185,27 @@ def test_bad_input_is_one_error_line(case, tmp_path, capsys, monkeypatch) -> Non
     assert "Traceback" not in stderr
     assert not (tmp_path / "out").exists()
     assert time.perf_counter() - start < 60
+
+
+def test_roofline_enabled_is_simulated_alike_replicated_or_not(tmp_path, capsys,
+                                                              monkeypatch) -> None:
+    """ASTRA-sim prices COMP nodes with its roofline when roofline-enabled is 1: the replicated
+    simulation (which times collectives behind a lead-in delay) gives the full one's answer."""
+    folder = system_with(tmp_path, system={"roofline-enabled": 1})
+    code, stdout, stderr = hespas(capsys, monkeypatch, *gen(
+        "H100_80GB", MLP, "--system-config", folder, "-o", tmp_path / "out", "--json"))
+    assert code == 0, stderr
+    replicated = json.loads(stdout)["simulation"]["step_time_s"]
+    code, stdout, stderr = hespas(capsys, monkeypatch, "simulate", tmp_path / "out" / "dev",
+                                  "--system", folder, "--comm-groups",
+                                  tmp_path / "out" / "comm_group.json", "--full", "--json")
+    assert code == 0, stderr
+    full = max(device["wall_time_ns"] for device in json.loads(stdout)["devices"]) * 1e-9
+    assert replicated == pytest.approx(full, rel=1e-9)
+    code, stdout, _ = hespas(capsys, monkeypatch, *gen(
+        "H100_80GB", MLP, "--system-config", system_with(tmp_path / "off", system={}),
+        "-o", tmp_path / "off" / "out", "--json"))
+    assert code == 0 and json.loads(stdout)["simulation"]["step_time_s"] != replicated
 
 
 def test_wrong_npu_count_leaves_the_old_output(tmp_path, capsys, monkeypatch) -> None:
@@ -258,3 +311,25 @@ def test_string_where_trace_show_expects_a_number(tmp_path, capsys, monkeypatch)
     code, _, stderr = hespas(capsys, monkeypatch, "trace", "show", trace)
     assert code == 2 and stderr.count("\n") == 1, stderr
     assert 'attribute num_ops must be a number, got "many"' in stderr
+
+
+@pytest.mark.parametrize("kind", ["node config", "sweep spec", "trace folder"])
+def test_a_file_that_is_not_utf8_is_one_error_line(kind, tmp_path, capsys, monkeypatch) -> None:
+    """Found by bench/fuzz.py: a byte that is not UTF-8 in a JSON or YAML input was a traceback."""
+    bad = b'{"perf_estimator": \x9e}'
+    if kind == "node config":
+        (tmp_path / "node.json").write_bytes(bad)
+        argv = gen(tmp_path / "node.json", MLP, "-o", tmp_path / "out")
+    elif kind == "sweep spec":
+        (tmp_path / "spec.yaml").write_bytes(b"workloads: [\xc4]\n")
+        argv = ["sweep", tmp_path / "spec.yaml", "--out", tmp_path / "out"]
+    else:
+        code, _, stderr = hespas(capsys, monkeypatch, *gen("H100_80GB", MLP, "-o", tmp_path / "t"))
+        assert code == 0, stderr
+        (tmp_path / "t" / "module_stats.json").write_bytes(bad)
+        argv = ["trace", "show", tmp_path / "t"]
+    code, stdout, stderr = hespas(capsys, monkeypatch, *argv)
+    assert code == 2 and "Traceback" not in stderr
+    assert [line for line in stderr.splitlines() if line.startswith("error:")] == [
+        line for line in stderr.splitlines() if "not UTF-8 at byte" in line]
+    assert not (tmp_path / "out").exists()

@@ -209,7 +209,7 @@ def test_num_npus_overrides_only_single_device_modules():
         DeviceLayout.for_module(four, 8)
 
 
-@pytest.mark.filterwarnings("ignore:os.fork:RuntimeWarning")  # other tests import jax
+@pytest.mark.fresh_process  # hespas_py forks only a single-threaded process (conftest.py)
 @pytest.mark.parametrize("fail", [False, True])
 def test_forked_encoders_write_the_serial_bytes(tmp_path, monkeypatch, fail):
     """Long traces are encoded in shares by forked children (here: one node per share); a failed

@@ -158,9 +158,10 @@ def _worker(cache_dir: str, sizes: list[int], out: "multiprocessing.Queue") -> N
 
 def test_two_processes_sharing_one_dir_stay_consistent(tmp_path: Path) -> None:
     sizes = [2 ** k for k in range(1, 40)] * 3
-    queue: multiprocessing.Queue = multiprocessing.Queue()
-    procs = [multiprocessing.Process(target=_worker, args=(str(tmp_path), sizes, queue))
-             for _ in range(2)]
+    # Spawned, not forked: this process may run threads (an xdist worker's I/O, JAX's pools).
+    spawn = multiprocessing.get_context("spawn")
+    queue = spawn.Queue()
+    procs = [spawn.Process(target=_worker, args=(str(tmp_path), sizes, queue)) for _ in range(2)]
     for p in procs:
         p.start()
     results = [queue.get(timeout=60) for _ in procs]

@@ -17,9 +17,12 @@ MATMUL = {"lhs_batching_dimensions": [], "rhs_batching_dimensions": [],
           "lhs_contracting_dimensions": [1], "rhs_contracting_dimensions": [0]}
 
 
-def matmul(n: int, dtype: str) -> object:
+def matmul(n: int, dtype: str, precision: tuple[str, ...] | None = None) -> object:
+    attrs = {"dot_dimension_numbers": MATMUL}
+    if precision is not None:
+        attrs["precision_config"] = precision
     return make_op("stablehlo.dot_general", [T([n, n], dtype), T([n, n], dtype)],
-                   [T([n, n], "f32")], {"dot_dimension_numbers": MATMUL})
+                   [T([n, n], "f32")], attrs)
 
 
 def block(*ops: object) -> Block:
@@ -58,6 +61,27 @@ def test_f32_matmul_uses_f32_rate_unless_tf32_is_enabled() -> None:
     assert tf32.peak_flops == pytest.approx(156e12)  # the rate actually used: DEFECT 3 fixed
     assert utilisation(tf32) <= 1 + 1e-12
     assert tf32.time_s < plain.time_s
+
+
+@pytest.mark.parametrize("precision, rate", [
+    (None, 156e12), (("DEFAULT", "DEFAULT"), 156e12), (("HIGH", "DEFAULT"), 156e12),
+    (("DEFAULT", "HIGHEST"), 19.5e12), (("HIGHEST", "HIGHEST"), 19.5e12)])
+def test_an_f32_dot_at_highest_precision_keeps_the_f32_rate(precision, rate) -> None:
+    # XLA's CUDA GEMMs use TF32 at compute precision <= HIGH, the largest operand precision
+    tf32_hw = A100.with_params({"f32_matmul_as_tf32": True})
+    est = get_estimator("roofline", tf32_hw).estimate(block(matmul(4096, "f32", precision)))
+    assert est.peak_flops == pytest.approx(rate)
+    assert est.per_op[0].dtype == ("tf32" if rate > 20e12 else "f32")
+
+
+def test_the_nvidia_ampere_and_later_presets_run_default_f32_dots_as_tf32() -> None:
+    for name in ("A100_SXM_40GB", "H100_80GB", "H200_141GB", "B200_180GB"):
+        hw = load_hardware(name, "fused_roofline")
+        est = get_estimator("fused_roofline", hw).estimate(block(matmul(4096, "f32")))
+        assert est.per_op[0].dtype == "tf32", name
+    for name in ("V100_32GB", "MI300X", "TPUv5p"):  # no TF32 under XLA there: unchanged
+        est = get_estimator("roofline", load_hardware(name)).estimate(block(matmul(4096, "f32")))
+        assert est.per_op[0].dtype == "f32", name
 
 
 def test_mixed_block_utilisation_never_exceeds_one() -> None:

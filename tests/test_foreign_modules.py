@@ -138,6 +138,9 @@ def test_module_labels_name_the_module_and_keep_file_lines(tmp_path) -> None:
     single.write_text(text[:text.index("\n// -----// IR Dump After Inliner")])
     assert [m.path for m in load_modules(single)] == [str(single)]
     assert load_module(single, module=1).path == str(single)
-    # The XLA estimators cut blocks out of the module a label names.
+
+
+def test_block_extractor_reads_the_module_a_label_names() -> None:
+    """The XLA estimators cut blocks out of the module a label names."""
     assert list(BlockExtractor(f"{TWO}#2").functions) == ["main"]
     assert BlockExtractor(f"{TWO}#2").parsed.label == f"{TWO}#2"

@@ -15,7 +15,8 @@ GPU_SCRIPTS = Path(__file__).resolve().parent.parent / "scripts" / "gpu"
 def scripts(monkeypatch):
     monkeypatch.syspath_prepend(str(GPU_SCRIPTS))
     yield
-    for name in ("kernel_chain", "dispatch_cost", "row_kernels", "measuring"):
+    for name in ("kernel_chain", "dispatch_cost", "row_kernels", "measuring",
+                 "graph_boundaries", "conv_shapes", "gemm_layouts"):
         sys.modules.pop(name, None)
 
 
@@ -64,3 +65,47 @@ def test_row_kernels_reads_the_triton_tiles_of_an_optimized_module(scripts):
     hlo = ('%f = fusion(%p), backend_config={"fusion_backend_config":{"block_level_fusion_config"'
            ':{"num_warps":"8","output_tiles":[{"sizes":["4","1","4096"]}]},"kind":"__triton"}}')
     assert row_kernels.triton_tiles(hlo) == [{"sizes": [4, 1, 4096], "num_warps": 8}]
+
+
+def test_graph_boundaries_writes_a_slope_per_chain(scripts, tmp_path, monkeypatch):
+    monkeypatch.setenv("SMALL", "1")
+    import graph_boundaries
+
+    graph_boundaries.main(str(tmp_path / "g.json"))
+    result = json.loads((tmp_path / "g.json").read_text())
+    assert set(result["cases"]) == {"conv", "elementwise", "switch"}
+    for case in result["cases"].values():
+        assert case["per_step_s"] == pytest.approx(
+            (case["step_s_large"] - case["step_s_small"]) / (result["n_large"] - result["n_small"]))
+    assert graph_boundaries.busy_us({"a": {"us_per_step": 2.0}, "b": {"us_per_step": 3.0}}) == 5.0
+    assert {"device_kind", "jax", "date", "xla_flags", "run", "image"} <= set(result)
+
+
+def test_conv_shapes_times_the_three_passes_of_depthwise_and_pointwise_shapes(
+        scripts, tmp_path, monkeypatch):
+    monkeypatch.setenv("SMALL", "1")
+    monkeypatch.setenv("MODEL", "mobilenetv2")
+    import conv_shapes
+
+    assert conv_shapes.DTYPE == conv_shapes.jnp.bfloat16 and conv_shapes.BATCH == 2
+    assert len(conv_shapes.MODELS["mobilenetv2"][2]) == 30
+    monkeypatch.setattr(conv_shapes, "SHAPES", [(8, 16, 16, 3, 1, 16), (8, 16, 24, 1, 1, 1)])
+    conv_shapes.main(str(tmp_path / "c.json"))
+    result = json.loads((tmp_path / "c.json").read_text())
+    depthwise, pointwise = result["shapes"]
+    assert result["model"] == "mobilenetv2" and result["dtype"] == "bfloat16"
+    assert depthwise["shape"]["groups"] == 16
+    assert depthwise["flops"] == 2 * 2 * 8 * 8 * 16 * 1 * 9  # one input channel per group
+    assert pointwise["flops"] == 2 * 2 * 8 * 8 * 24 * 16
+    assert {"forward", "backward_input", "backward_filter"} <= set(depthwise)
+
+
+def test_gemm_layouts_times_each_transposition_and_precision(scripts, tmp_path, monkeypatch):
+    monkeypatch.setenv("SMALL", "1")
+    import gemm_layouts
+
+    gemm_layouts.main(str(tmp_path / "g.json"))
+    cases = json.loads((tmp_path / "g.json").read_text())["cases"]
+    assert {(c["dtype"], c["layout"]) for c in cases} == {
+        (d, l) for d in ("bf16", "f32") for l in ("nn", "tn", "nt", "tt")}
+    assert all(c["flops"] == 2 * 256 ** 3 and c["call_s"] > 0 for c in cases)

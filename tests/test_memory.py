@@ -57,6 +57,19 @@ def test_temporaries_borrow_output_buffers_before_the_output_is_written(tmp_path
     assert report.outputs_bytes == 2 * MB + 2 * 8  # and the result tuple's pointer table
 
 
+def test_a_donated_argument_lends_its_buffer_to_no_temporary(tmp_path):
+    # As above, but both outputs take donated arguments' buffers, which hold the arguments until
+    # the outputs are written: XLA assigns no temporary to an entry parameter's allocation.
+    module = small_module(tmp_path, "\n".join([
+        dot("%0", "%a", "%b"), dot("%1", "%0", "%b"),
+        f"    %2 = stablehlo.negate %a : {T}", f"    return %1, %2 : {T}, {T}"]),
+        results=f"{T}, {T}", args=f"%a: {T} {{jax.buffer_donor = true}}, "
+                                  f"%b: {T} {{jax.buffer_donor = true}}")
+    report = analyze(module)
+    assert report.temporaries_bytes == MB
+    assert report.alias_bytes == 2 * MB
+
+
 def test_donated_arguments_are_counted_once(tmp_path):
     module = small_module(tmp_path, f"""    %0 = stablehlo.add %a, %b : {T}
     return %0 : {T}""", args=f"%a: {T} {{tf.aliasing_output = 0 : i32}}, %b: {T}")

@@ -197,7 +197,7 @@ def test_module_stats_counts_a_shared_cost_row_once_per_op():
     assert stats["fallback_ops"] == {"stablehlo.dot_general": 1} and stats["notes"] == ["guess"]
 
 
-@pytest.mark.filterwarnings("ignore:os.fork:RuntimeWarning")  # other tests import jax
+@pytest.mark.fresh_process  # hespas_py forks only a single-threaded process (conftest.py)
 def test_stats_and_memory_from_forked_children_equal_those_computed_here(tmp_path, tiny, monkeypatch):
     import hespas_py.pipeline as pipeline
     from hespas_py import forking

@@ -19,7 +19,8 @@ def test_presets_json_lists_every_node_and_system():
     nodes = {row["name"]: row for row in listed["nodes"]}
     systems = {row["name"]: row for row in listed["systems"]}
     assert nodes["H100_80GB"]["bf16_tflops"] == pytest.approx(989.4, rel=0.01)
-    assert nodes["H100_80GB"]["methods"] == ["fused_roofline", "roofline"]
+    assert nodes["H100_80GB"]["methods"] == ["fused_roofline", "roofline", "xla_cost", "xla_profile"]
+    assert nodes["H100_80GB"]["default_method"] == "fused_roofline"
     big = systems["H100_80GB_8GPU_32"]
     assert big["npus"] == 256 == math.prod(d["npus"] for d in big["dimensions"])
     assert big["dimensions"][0]["npus"] == 8
@@ -29,6 +30,7 @@ def test_presets_json_lists_every_node_and_system():
 def test_presets_table_names_the_presets():
     out = CliRunner().invoke(app, ["presets"], catch_exceptions=False, terminal_width=200).stdout
     assert "TPUv6e" in out and "A100_SXM_40GB_4GPU" in out
+    assert "fused_roofline (default), roofline, xla_cost, xla_profile" in out
 
 
 def test_unknown_presets_suggest_close_names_not_the_whole_list():

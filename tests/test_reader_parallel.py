@@ -7,6 +7,7 @@ are compared after renumbering every value in order of definition.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -18,8 +19,8 @@ from hespas_py.mlir.ops import Module, Op
 from hespas_py.mlir.reader import load_module
 
 DATA = Path(__file__).parent / "data" / "mlir"
-# Other tests import jax, which warns about any fork; the reader's children touch no JAX state.
-pytestmark = pytest.mark.filterwarnings("ignore:os.fork:RuntimeWarning")
+# hespas_py forks only a single-threaded process: not an xdist worker (conftest.py).
+pytestmark = pytest.mark.fresh_process
 MODULES = ["collectives.mlir", "compute.mlir", "control_flow.mlir", "xla_fusion.mlir",
            "foreign.mlir", "late_calls.mlir"]
 
@@ -188,9 +189,10 @@ def test_closing_the_chunks_early_stops_the_child() -> None:
 
 
 def test_jobs_setting(monkeypatch: pytest.MonkeyPatch) -> None:
-    import sys
+    import threading
+    import time
 
-    from hespas_py.forking import max_jobs
+    from hespas_py.forking import Forked, max_jobs
 
     monkeypatch.setenv("HESPAS_JOBS", "3")
     assert max_jobs() == 3
@@ -200,8 +202,24 @@ def test_jobs_setting(monkeypatch: pytest.MonkeyPatch) -> None:
     with pytest.raises(HespasError, match="HESPAS_JOBS='two': expected a whole number"):
         max_jobs()
     monkeypatch.delenv("HESPAS_JOBS")
-    monkeypatch.setitem(sys.modules, "jax", sys)  # JAX's threads make a fork unsafe
-    assert max_jobs() == 1
+    assert max_jobs() == len(os.sched_getaffinity(0))
+    # A second thread (JAX's pools, a progress display) makes a fork unsafe, whatever
+    # HESPAS_JOBS says; Forked itself then runs no child and reports it failed.
+    stop = threading.Event()
+    waiter = threading.Thread(target=stop.wait)
+    waiter.start()
+    try:
+        monkeypatch.setenv("HESPAS_JOBS", "3")
+        assert max_jobs() == 1
+        child = Forked(lambda: [b"never"])
+        assert child.result() is None and child.failed
+    finally:
+        stop.set()
+        waiter.join()
+    deadline = time.monotonic() + 10  # the OS thread may outlive join() by a moment
+    while max_jobs() == 1 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert max_jobs() == 3
 
 
 def test_shares_cover_the_range_in_order() -> None:
@@ -233,7 +251,6 @@ def test_background_child_is_killed_when_its_result_is_not_wanted(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """An error before the getter is called drops it: its child must not run on."""
     import gc
-    import os
     import time
 
     from hespas_py import forking
@@ -282,7 +299,6 @@ def test_outline_reads_never_fork(small_shares: None, monkeypatch: pytest.Monkey
 
 def test_no_process_to_be_had_means_the_parent_reads_alone(small_shares: None,
                                                           monkeypatch: pytest.MonkeyPatch) -> None:
-    import os
 
     from hespas_py.forking import Forked
 

@@ -6,6 +6,8 @@ same traces and configs, copied from ../shared/refsim as facts; ASTRA-sim itself
 
 from __future__ import annotations
 
+import json
+
 import random
 from pathlib import Path
 
@@ -262,16 +264,20 @@ def test_runs_astra_sim_rejects(tmp_path, nodes, network, sys_config, groups, me
 
 def test_missing_trace_file(tmp_path):
     write_trace_set(tmp_path / "trace", [[comp(0, 1)]] * 3)
-    with pytest.raises(HespasError, match=r"trace\.3\.et: no such file"):
+    with pytest.raises(HespasError, match=r"3 traces for a network of 4 NPUs \(no trace\.3\.et\); "
+                       r"ASTRA-sim needs one per NPU, trace\.0\.et to trace\.3\.et"):
         simulate(tmp_path / "trace", system(), RING4)
+    with pytest.raises(HespasError, match=r"other\.0\.et: no such file"):
+        simulate(tmp_path / "other", system(), RING4)
 
 
 def test_load_system_dir_reads_the_astra_sim_folder(tmp_path):
     folder = tmp_path / "box" / "astra-sim"
     folder.mkdir(parents=True)
     (folder / "network.yml").write_text(RING4.to_yaml())
-    (folder / "system.json").write_text('{"preferred-dataset-splits": 2, '
-                                        '"all-reduce-implementation": ["direct"]}')
+    (folder / "system.json").write_text(json.dumps({
+        "preferred-dataset-splits": 2, "all-reduce-implementation": ["direct"],
+        **{f"{c}-implementation": ["ring"] for c in ("all-gather", "reduce-scatter", "all-to-all")}}))
     setup = load_system_dir(tmp_path / "box")
     assert setup.network == RING4
     assert setup.system.preferred_dataset_splits == 2

@@ -13,8 +13,8 @@ from hespas_py.sim.simulate import simulate
 from hespas_py.sim.synthetic import write_identical_trace_set
 from hespas_py.sim.trace import load_traces, trace_paths
 
-# Other tests import jax, which warns about any fork; the children only run the simulator.
-pytestmark = pytest.mark.filterwarnings("ignore:os.fork:RuntimeWarning")
+# hespas_py forks only a single-threaded process: not an xdist worker (conftest.py).
+pytestmark = pytest.mark.fresh_process
 
 NETWORK = NetworkConfig(("Ring", "Switch"), (8, 16), (100.0, 25.0), (500.0, 2000.0))
 SYSTEM = SystemConfig(collective_optimization="localBWAware", preferred_dataset_splits=2,

@@ -75,12 +75,10 @@ def _read_by_a_block(ops: list[Op], constants: set[int]) -> set[int]:
     return live
 
 
-def check(graph, ops: list[Op], *, drops_dead_constants: bool) -> None:
+def check(graph, ops: list[Op]) -> None:
     body = [op for op in ops if op.name != "func.return"]
     constants = _constant_like(body)
-    expected = {id(op) for op in body}
-    if drops_dead_constants:
-        expected -= constants - _read_by_a_block(body, constants)
+    expected = {id(op) for op in body} - (constants - _read_by_a_block(body, constants))
     placed = [id(op) for block in graph.blocks for op in block.ops]
     assert sorted(placed) == sorted(expected), "every op in exactly one block"
     where = {id(op): (block.id, k) for block in graph.blocks for k, op in enumerate(block.ops)}
@@ -105,7 +103,7 @@ def check(graph, ops: list[Op], *, drops_dead_constants: bool) -> None:
 @settings(max_examples=150, deadline=None)
 @given(programs(), st.booleans())
 def test_individual_split_properties(ops, merge):
-    check(individual_split(ops, merge=merge), ops, drops_dead_constants=True)
+    check(individual_split(ops, merge=merge), ops)
 
 
 @settings(max_examples=150, deadline=None)
@@ -114,5 +112,5 @@ def test_individual_split_properties(ops, merge):
        st.sampled_from(["is_communication_op", "is_dot_general_op"]))
 def test_linear_split_properties(ops, block_lim, policy, separator):
     graph = linear_split(ops, block_lim=block_lim, policy=policy, separator=separator)
-    check(graph, ops, drops_dead_constants=False)
+    check(graph, ops)
     assert all(len(b.ops) <= block_lim for b in graph.blocks)

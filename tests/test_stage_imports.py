@@ -16,9 +16,10 @@ PACKAGE = Path(__file__).resolve().parents[1] / "hespas_py"
 #: Packages and top-level modules in data-flow order; each may import only those before it and
 #: the shared modules. ``hardware`` describes the machine every later stage models; ``export``
 #: reads StableHLO back through ``mlir``; ``pipeline``, ``sweep``, ``accuracy`` and ``cli`` wire
-#: the stages up (``run`` builds every entry point's run), the CLI last.
+#: the stages up (``run`` builds every entry point's run), ``calibrate`` writes node presets
+#: from measurements, the CLI last.
 ORDER = ("hardware", "mlir", "export", "split", "estimate", "memory", "chakra", "sim", "pipeline",
-         "run", "sweep", "search", "accuracy", "api", "cli")
+         "run", "sweep", "search", "accuracy", "calibrate", "api", "cli")
 #: The one import that runs back up by design: ``hespas_py.estimate`` is both the estimators
 #: package and the one-call API's name, so calling the package forwards to `hespas_py.api`.
 EXEMPT = {("hespas_py/estimate/__init__.py", "api")}

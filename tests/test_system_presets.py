@@ -102,6 +102,15 @@ def test_gpu_clusters_are_rail_optimized_with_a_spine_beyond_one_leaf_group():
     assert network("B200_180GB_8GPU_64").bandwidth == (900.0, 50.0, 50.0)
 
 
+def test_metas_llama3_cluster_is_racks_of_two_servers_in_pods_of_at_most_192_racks():
+    for gpus, pods in ((8192, 4), (16384, 8)):
+        meta = network(f"H100_80GB_Meta_{gpus}")
+        assert meta.num_npus == gpus
+        assert (meta.npus_count, meta.bandwidth[:3]) == ((8, 2, 128, pods), (450.0, 50.0, 50.0))
+        assert meta.bandwidth[3] == pytest.approx(50.0 / 7)  # aggregation layer 1:7
+        assert meta.npus_count[2] <= 192
+
+
 def test_tpu_torus_axes_carry_both_ring_directions_and_mesh_axes_one():
     assert network("TPUv6e_64").bandwidth == (100.0, 100.0)        # 8x8: no wraparound
     assert network("TPUv6e_128").bandwidth == (100.0, 200.0)       # 8x16: the 16 axis wraps

@@ -101,3 +101,15 @@ def test_compressed_workload_is_decompressed_once_into_the_cache(tmp_path: Path,
 def test_unknown_workload_is_a_hespas_error() -> None:
     with pytest.raises(HespasError, match="no_such_model: no such shipped workload"):
         workload_path("no_such_model")
+
+
+def test_shipped_files_name_no_path_of_the_machine_they_came_from() -> None:
+    """Source-file tables and locations are relative (``scripts/models/...``), not absolute."""
+    import gzip
+
+    absolute = re.compile(rb'"/(?:work|home|root|tmp|Users)/')
+    for path in (REPO / "workloads").rglob("*"):
+        if path.is_file():
+            data = path.read_bytes()
+            data = gzip.decompress(data) if data[:2] == b"\x1f\x8b" else data
+            assert not absolute.search(data), path

@@ -28,13 +28,16 @@ from hespas_py.accuracy.cases import SYSTEMS_DIR, Case, plan_cases
 from hespas_py.accuracy.rows import Group, Row
 from hespas_py.errors import HespasError
 from hespas_py.estimate.base import estimator_class
-from hespas_py.hardware import find_preset, parse_params
+from hespas_py.hardware import parse_params
 from hespas_py.hardware.params import accepted
-from hespas_py.run import Split, build_config, generate_and_simulate
+from hespas_py.run import Split, build_config, generate_and_simulate, node_hardware
 from hespas_py.sim.config import LayoutMismatch, Machine
 
 #: linear_split block limit that never cuts a stretch of compute ops.
 NO_LIMIT = 1 << 40
+#: The key of `evaluate`'s ``nodes`` whose preset every row runs on (rows of a preset named
+#: there run on that one's).
+EVERY_ROW = ""
 
 
 @dataclass(frozen=True)
@@ -85,7 +88,11 @@ class Result:
                 "estimated_peak_bytes": self.estimated_peak_bytes, "memory_error": self.memory_error,
                 "counted": r.counted, "reason": r.reason or None,
                 "combine_threshold": r.combine_threshold.as_json() if r.combine_threshold else None,
-                "note": "; ".join(n for n in (r.note, self.unmodelled) if n) or None}
+                "note": "; ".join(n for n in (r.note, self.unmodelled) if n) or None,
+                **({} if r.work is None else {
+                    "tokens_per_step": r.work.tokens,
+                    "measured_tflops_per_device": r.work.tflops_per_device(r.measured_s),
+                    "estimated_tflops_per_device": r.work.tflops_per_device(self.estimated_s)})}
 
 
 class DeviceCountMismatch(HespasError):
@@ -192,14 +199,15 @@ def evaluate(groups: Iterable[Group], estimators: Iterable[str], measured: Optio
     """Predict every reproducible row of ``groups`` with each estimator (``measured``: the table of
     the one group given, instead of the packaged one; ``approximate``: also rows of guessed
     configurations; ``params``: ``KEY=VALUE`` estimator params for every row, over the group's,
-    checked for each estimator as `hespas_py.hardware.parse_params` does; ``nodes``: per node
-    preset name, a preset folder its rows run on instead)."""
+    checked for each estimator as `hespas_py.hardware.parse_params` does; ``nodes``: the node
+    preset (a name or a preset folder, e.g. one ``hespas calibrate`` wrote) rows run on instead
+    of their own: per node preset name, or under `EVERY_ROW` for every row)."""
     groups, names = list(groups), list(dict.fromkeys(estimators))
     for name in names:
         estimator_class(name)
+        for node in nodes.values():
+            node_hardware(node, name)  # a bad preset fails here, before any row runs
     given = {name: parse_params(list(params), name) for name in names}
-    for folder in nodes.values():
-        find_preset(folder)  # a missing or bad folder fails before any work
     if measured is not None and len(groups) != 1:
         raise HespasError("--measured replaces the table of one group: name it with --group")
     workloads = list(workloads)
@@ -209,7 +217,8 @@ def evaluate(groups: Iterable[Group], estimators: Iterable[str], measured: Optio
         cases, left_out = plan_cases(group.rows(measured), workloads, systems, approximate)
         skipped.extend(left_out)
         for case in cases:
-            case = dataclasses.replace(case, node=nodes.get(case.node, case.node))
+            case = dataclasses.replace(case, node=nodes.get(case.node,
+                                                            nodes.get(EVERY_ROW, case.node)))
             try:
                 for name in names:
                     row, unmodelled = row_params(group, case.row, name)

@@ -8,7 +8,11 @@ it ran for, or, for a library kernel launched inside a command buffer, from its 
 Each planned kernel of the fused roofline gets its class the same way from its ops. The step time
 left over by the profile's kernels is the GPU's idle time (``idle``): the host's dispatch of the
 call before the first kernel and after the last, and the gaps between kernels. The model's share
-of it is its host-dispatch cost (`hespas_py.estimate.dispatch`).
+of it is its host-dispatch cost (`hespas_py.estimate.dispatch`) and the idle time around the
+kernels it launches outside command buffers (`hespas_py.estimate.launch_gaps`). A profile that lists only its largest kernels comes
+with the sum of all kernel time per step (``device_busy_ms_per_step`` in the ``measured.csv``
+beside it): the kernels it leaves out are ``unprofiled``, and the idle time is the step less
+that sum.
 """
 
 from __future__ import annotations
@@ -42,6 +46,8 @@ PLANNER = FusedRoofline.name
 
 #: The pseudo-class of the step's time outside kernels (host dispatch, gaps between kernels).
 IDLE = "idle"
+#: The pseudo-class of kernel time a truncated profile does not list (device busy less listed).
+UNPROFILED = "unprofiled"
 
 #: cuBLAS / cuDNN custom-call targets of XLA's GPU backend, by class (longest prefix first).
 LIBRARY_TARGETS: tuple[tuple[str, str], ...] = (
@@ -162,9 +168,11 @@ def _norm(name: str) -> str:
 
 
 def profile_classes(hlo_text: str, profile_csv: str, source: str,
-                    measured_s: float | None = None) -> dict[str, ClassTime]:
+                    measured_s: float | None = None,
+                    busy_s: float | None = None) -> dict[str, ClassTime]:
     """Per-class launches and GPU time of a profile (``measured_s``: the step's wall time, whose
-    remainder over the kernels is `IDLE`)."""
+    remainder over the kernels is `IDLE`; ``busy_s``: the GPU time of all its kernels, when the
+    profile lists only some: the rest is `UNPROFILED`)."""
     kernels = HloKernels(hlo_text, source)
     reader = csv.DictReader(io.StringIO(profile_csv))
     wanted = ("hlo_op", "kernel", "launches_per_step", "us_per_step")
@@ -177,8 +185,11 @@ def profile_classes(hlo_text: str, profile_csv: str, source: str,
         except ValueError:
             raise HespasError(f"{source}: line {line}: launches and time must be numbers") from None
         totals[kernels.kernel_class(row["hlo_op"], row["kernel"])] += ClassTime(launches, seconds)
+    listed = sum(t.seconds for t in totals.values())
+    if busy_s is not None and busy_s - listed > 1e-7:
+        totals[UNPROFILED] = ClassTime(0.0, busy_s - listed)
     if measured_s is not None:
-        busy = sum(t.seconds for t in totals.values())
+        busy = listed if busy_s is None else max(busy_s, listed)
         totals[IDLE] = ClassTime(0.0, max(measured_s - busy, 0.0))
     return dict(totals)
 
@@ -205,12 +216,15 @@ def model_classes(workload: Path, node: str, params: Mapping | None = None) -> d
         per_block.append(kernels)
         for kernel in kernels:
             seconds = estimator.kernel_cost(kernel)[0] * kernel.count
-            totals[kernel_class(kernel)] += ClassTime(kernel.count, seconds)
+            idle = kernel.gap_s * kernel.count  # the GPU's idle time around it (`launch_gaps`)
+            totals[kernel_class(kernel)] += ClassTime(kernel.count, seconds - idle)
+            if idle:
+                totals[IDLE] += ClassTime(0.0, idle)
     return dict(totals)
 
 
-#: Report order: the kernel classes, then the idle time.
-ORDER: tuple[str, ...] = (*CLASSES, IDLE)
+#: Report order: the kernel classes, then the kernels a profile leaves out, then the idle time.
+ORDER: tuple[str, ...] = (*CLASSES, UNPROFILED, IDLE)
 
 
 @dataclass(frozen=True)
@@ -243,6 +257,23 @@ def profile_files(workload: str) -> tuple[Path, Path] | None:
     return (hlo, profile) if hlo.is_file() and profile.is_file() else None
 
 
+def device_busy_s(workload: str) -> float | None:
+    """The GPU time of all kernels of one step of shipped workload ``workload``
+    (``device_busy_ms_per_step`` of the ``measured.csv`` beside it), or None where not given."""
+    folder, _, case = workload.rpartition("/")
+    table = shipped("workloads", folder, "measured.csv") if folder else None
+    if table is None or not table.is_file():
+        return None
+    for row in csv.DictReader(io.StringIO(table.read_text())):
+        if row.get("case") == case and (row.get("device_busy_ms_per_step") or "").strip():
+            try:
+                return float(row["device_busy_ms_per_step"]) * 1e-3
+            except ValueError:
+                raise HespasError(f"{table}: device_busy_ms_per_step of {case} must be a "
+                                  "number") from None
+    return None
+
+
 def compare(row: str, workload: str, workload_file: Path, node: str, measured_s: float,
             params: Mapping | None = None) -> KernelComparison | None:
     """The per-class comparison of one row (None when its workload ships no profile)."""
@@ -251,5 +282,5 @@ def compare(row: str, workload: str, workload_file: Path, node: str, measured_s:
         return None
     hlo, profile = files
     measured = profile_classes(gzip.decompress(hlo.read_bytes()).decode(), profile.read_text(),
-                               str(profile), measured_s)
+                               str(profile), measured_s, device_busy_s(workload))
     return KernelComparison(row, measured, model_classes(workload_file, node, params))

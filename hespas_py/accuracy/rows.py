@@ -5,7 +5,7 @@ Hespas paper's single-node rows (``hespas_py/data/step_times.csv``: ``system,wor
 runtime_s,note``; presets and workloads found by name, see `hespas_py.accuracy.cases`); the
 ``scale`` group holds published multi-node runs (``hespas_py/data/scale_step_times.csv``),
 whose table names every row's workload and presets; the ``gpu`` group holds single-device
-programs timed on one H100 (``hespas_py/data/gpu_step_times.csv``, same format; an empty
+programs timed on one H100 and one H200 (``hespas_py/data/gpu_step_times.csv``, same format; an empty
 ``system_preset``: one device, no network, the step is its compute), each with its
 XLA-optimized HLO and kernel profile beside the module (`hespas_py.accuracy.kernels`):
 
@@ -20,16 +20,28 @@ XLA-optimized HLO and kernel profile beside the module (`hespas_py.accuracy.kern
   source sets (XLA's ``--xla_gpu_*_combine_threshold_bytes``: one number, or
   ``kind=BYTES,...`` per kind), applied when the traces are made (`hespas_py.split.combine`);
   empty: the source does not say, no combining.
+
+The ``llama3`` group holds the Llama 3 report's 405B runs on 8,192 and 16,384 H100s
+(``hespas_py/data/llama3_405b.csv``), published as TFLOP/s per GPU: each row gives the scale
+columns but ``measured_s``, its layout (``gpus,tp,cp,pp,dp,seq,batch_per_dp``, and ``virtual``:
+pipeline chunks per stage), the model's
+shape (``layers,width,heads,kv_heads,head_dim,mlp,vocab``) and ``tflops_per_gpu``; its measured
+step time is its model FLOPs per GPU over that rate (`hespas_py.accuracy.work`), and our rate is
+the same FLOPs over our step time. Their workloads are exported from
+``scripts/models/llama_4d.py`` (README, "Llama 3 405B on 16,384 GPUs") and found with
+``--workloads``.
 """
 
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Mapping, Optional
 
+from hespas_py.accuracy.work import Decoder, Work
 from hespas_py.errors import HespasError
 from hespas_py.resources import shipped
 from hespas_py.split.combine import Thresholds
@@ -63,6 +75,8 @@ class Row:
         combine_threshold: bytes up to which the run's collectives were combined, per kind.
         measured_peak_bytes: the run's per-device peak memory (XLA's buffer assignment on the
             device), when measured; None otherwise.
+        work: the step's work as the published rate counts it, for a row published as a FLOP
+            rate (its ``measured_s`` derived from that rate); None otherwise.
     """
 
     group: str
@@ -80,6 +94,7 @@ class Row:
     guessed: bool = False
     combine_threshold: Thresholds = Thresholds()
     measured_peak_bytes: Optional[int] = None
+    work: Optional[Work] = None
 
 
 @dataclass(frozen=True)
@@ -162,24 +177,64 @@ SCALE_COLUMNS = ("row", "model", "kernels", "system", "workload", "node", "syste
 
 def parse_scale(text: str, source: str, group: str) -> list[Row]:
     """Rows of a table naming each row's workload and presets (`SCALE_COLUMNS`)."""
+    return [_scale_row(r, source, line, group, _seconds(r["measured_s"], source, line))
+            for line, r in _records(text, source, SCALE_COLUMNS)]
+
+
+def _scale_row(r: dict[str, str], source: str, line: int, group: str, measured_s: float) -> Row:
+    """The row of one record of a scale-format table, measured at ``measured_s``."""
+    if r["attention"] not in ATTENTION_KINDS:
+        raise HespasError(f"{source}: line {line}: attention must be one of "
+                          f"{', '.join(ATTENTION_KINDS)}, got {r['attention']!r}")
+    if r["counted"] not in ("true", "false"):
+        raise HespasError(f"{source}: line {line}: counted must be true or false, got {r['counted']!r}")
+    counted = r["counted"] == "true"
+    if not counted and not r["reason"]:
+        raise HespasError(f"{source}: line {line}: a row that is not counted needs a reason")
+    threshold = Thresholds.of(r.get("combine_threshold") or 0,
+                              f"{source}: line {line}: combine_threshold")
+    return Row(
+        group, r["row"], r["system"], r["workload"], measured_s,
+        trend_keys=(f"{r['model']} {r['kernels']}",), node=r["node"], system_preset=r["system_preset"],
+        attention=r["attention"], counted=counted, reason="" if counted else r["reason"], note=r["note"],
+        combine_threshold=threshold,
+        measured_peak_bytes=_bytes(r.get("measured_peak_bytes", ""), source, line))
+
+
+RATE_COLUMNS = tuple(c for c in SCALE_COLUMNS if c != "measured_s") + (
+    "gpus", "tp", "cp", "pp", "dp", "seq", "batch_per_dp", "virtual", "layers", "width", "heads",
+    "kv_heads", "head_dim", "mlp", "vocab", "tflops_per_gpu")
+_COUNTS = RATE_COLUMNS[len(SCALE_COLUMNS) - 1:-1]
+
+
+def _count(value: str, what: str, source: str, line: int) -> int:
+    if not value.isdigit() or int(value) < 1:
+        raise HespasError(f"{source}: line {line}: {what} must be a whole number >= 1, got {value!r}")
+    return int(value)
+
+
+def parse_rates(text: str, source: str, group: str) -> list[Row]:
+    """Rows of a table of published TFLOP/s per GPU (`RATE_COLUMNS`): scale rows measured at
+    the step time the rate implies (`hespas_py.accuracy.work`)."""
     rows = []
-    for line, r in _records(text, source, SCALE_COLUMNS):
-        if r["attention"] not in ATTENTION_KINDS:
-            raise HespasError(f"{source}: line {line}: attention must be one of "
-                              f"{', '.join(ATTENTION_KINDS)}, got {r['attention']!r}")
-        if r["counted"] not in ("true", "false"):
-            raise HespasError(f"{source}: line {line}: counted must be true or false, got {r['counted']!r}")
-        counted = r["counted"] == "true"
-        if not counted and not r["reason"]:
-            raise HespasError(f"{source}: line {line}: a row that is not counted needs a reason")
-        threshold = Thresholds.of(r.get("combine_threshold") or 0,
-                                  f"{source}: line {line}: combine_threshold")
-        rows.append(Row(
-            group, r["row"], r["system"], r["workload"], _seconds(r["measured_s"], source, line),
-            trend_keys=(f"{r['model']} {r['kernels']}",), node=r["node"], system_preset=r["system_preset"],
-            attention=r["attention"], counted=counted, reason="" if counted else r["reason"], note=r["note"],
-            combine_threshold=threshold,
-            measured_peak_bytes=_bytes(r.get("measured_peak_bytes", ""), source, line)))
+    for line, r in _records(text, source, RATE_COLUMNS):
+        n = {k: _count(r[k], k, source, line) for k in _COUNTS}
+        if n["tp"] * n["cp"] * n["pp"] * n["dp"] != n["gpus"]:
+            raise HespasError(f"{source}: line {line}: tp x cp x pp x dp is not gpus")
+        decoder = Decoder(n["layers"], n["width"], n["heads"], n["kv_heads"], n["head_dim"],
+                          n["mlp"], n["vocab"])
+        work = Work(n["dp"] * n["batch_per_dp"] * n["seq"], decoder.flops_per_token(n["seq"]),
+                    n["gpus"], {k: n[k] for k in ("tp", "cp", "pp", "dp", "seq", "batch_per_dp",
+                                                  "virtual")})
+        try:
+            rate = float(r["tflops_per_gpu"])
+        except ValueError:
+            rate = 0.0
+        if not rate > 0:
+            raise HespasError(f"{source}: line {line}: tflops_per_gpu must be a number > 0, "
+                              f"got {r['tflops_per_gpu']!r}")
+        step_s = work.step_s(rate)
+        rows.append(dataclasses.replace(_scale_row(r, source, line, group, step_s), work=work))
     return rows
 
 
@@ -189,8 +244,12 @@ GROUPS: dict[str, Group] = {g.name: g for g in (
     Group("scale", "published multi-node runs: Pax GPT on 16-256 H100/A100, MaxText Llama on TPU v6e/7x",
           "scale_step_times.csv", parse_scale,
           flash_params={"fused_roofline": {"fused_attention": True}}),
-    Group("gpu", "single-device programs measured on one H100 with their XLA-optimized HLO and "
-                 "kernel profiles (workloads/gpu_h100)", "gpu_step_times.csv", parse_scale),
+    Group("gpu", "single-device programs measured on one H100 and one H200 with their "
+                 "XLA-optimized HLO and kernel profiles (workloads/gpu_h100, workloads/gpu_h200)",
+          "gpu_step_times.csv", parse_scale),
+    Group("llama3", "Llama 3 405B pre-training on 8,192 and 16,384 H100s, TFLOP/s per GPU "
+                    "(the report's Table 4; workloads from scripts/models/llama_4d.py)",
+          "llama3_405b.csv", parse_rates, flash_params={"fused_roofline": {"fused_attention": True}}),
 )}
 
 

@@ -13,3 +13,6 @@ STATS_FILE = "module_stats.json"
 def trace_name(device: int) -> str:
     """File name of ``device``'s trace."""
     return f"{TRACE_PREFIX}.{device}.et"
+#: A symmetric trace set's manifest: NPU 0's trace stands for every device's, whose groups and
+#: peers it lists (`hespas_py.chakra.symmetric`).
+SYMMETRIC_FILE = "symmetric.json"

@@ -174,4 +174,7 @@ def summarize(target: str | Path) -> dict[str, Any]:
                 result[key] = json.loads(path.read_text())
             except json.JSONDecodeError as exc:
                 raise HespasError(f"{path}: invalid JSON ({exc.msg})") from None
+            except UnicodeDecodeError as exc:
+                raise HespasError(f"{path}: not a JSON text file (not UTF-8 at byte {exc.start})") \
+                    from None
     return result

@@ -22,7 +22,9 @@ communication for that collective: it gets no node, and blocks that read the col
 what the collective depended on. Devices whose node lists are identical share one file: it is
 written once and hard-linked (``dev.<i>.et``); where the file system allows no more links to it
 (ext4: 65,000), a copy is made and linked in turn. How many devices a layout may have is
-`hespas_py.mlir.meshes.MAX_DEVICES`.
+`hespas_py.mlir.meshes.MAX_DEVICES`. Thousands of devices whose traces all differ (a pipeline's
+sends name each device's neighbours) but have the same nodes are written as a symmetric trace
+set instead: device 0's trace and every device's groups and peers (`hespas_py.chakra.symmetric`).
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ from typing import Sequence
 from hespas_py.chakra.encoder import CompCosts, Comm, Plan, TraceEncoder, new_comm, place
 from hespas_py.chakra.files import COMM_GROUP_FILE, trace_name
 from hespas_py.chakra.groups import DeviceLayout, grouping
+from hespas_py.chakra.symmetric import SYMMETRIC_FROM, one_placement, write_symmetric
 from hespas_py.chakra.schema import CollectiveCommType, NodeType
 from hespas_py.checks import TRACE_INT_MAX
 from hespas_py.errors import HespasError
@@ -214,7 +217,9 @@ def write_traces(out_dir: Path, graph: BlockGraph, estimates: Sequence[Estimate 
     """Write ``dev.<i>.et`` for every device and ``comm_group.json`` into ``out_dir``.
 
     ``estimates[i]`` is block ``i``'s estimate (None for collective blocks). Many distinct traces
-    are written in shares by forked children (`hespas_py.forking`), or here if one fails.
+    are written in shares by forked children (`hespas_py.forking`), or here if one fails; from
+    `SYMMETRIC_FROM` distinct traces of devices that all have device 0's nodes, only device 0's
+    and the others' groups and peers (`hespas_py.chakra.symmetric`).
     """
     compute = [b for b in graph.blocks if not b.collective]
     for block in compute:
@@ -231,6 +236,26 @@ def write_traces(out_dir: Path, graph: BlockGraph, estimates: Sequence[Estimate 
     distinct = _distinct(plan)
     classes = _alike(distinct, layout.num_devices)
     jobs = max_jobs()
+    if len(classes) >= SYMMETRIC_FROM and one_placement(distinct, layout.num_devices):
+        kinds = write_symmetric(out_dir, graph, plan, distinct, comp_costs, layout.num_devices,
+                                jobs)
+        counts = dict.fromkeys(range(layout.num_devices), kinds)
+        classes = [list(range(layout.num_devices))]
+    else:
+        counts = _write_classes(out_dir, graph, plan, distinct, comp_costs, classes, jobs)
+    groups = {gid: group for group, gid in registry.items()}
+    (out_dir / COMM_GROUP_FILE).write_text(
+        json.dumps({str(gid): list(g) for gid, g in groups.items()}) + "\n")
+    return TraceSet(num_devices=layout.num_devices, files=len(classes),
+                    nodes=dict(sorted(counts.items())), comm_groups=groups,
+                    total_micros=sum(micros))
+
+
+def _write_classes(out_dir: Path, graph: BlockGraph, plan: Plan, distinct: list[list[tuple]],
+                   comp_costs: CompCosts, classes: list[list[int]], jobs: int
+                   ) -> dict[int, dict[str, int]]:
+    """Write a trace per class of devices with identical traces (hard links for the others),
+    many classes in shares by forked children; each device's node count per type name."""
     parts = shares(len(classes), max(1, min(jobs, len(classes) // _TRACES_PER_JOB)))
     write = functools.partial(_write_share, out_dir, graph, plan, distinct, comp_costs,
                               jobs if len(parts) == 1 else 1)
@@ -240,12 +265,7 @@ def write_traces(out_dir: Path, graph: BlockGraph, estimates: Sequence[Estimate 
     for child, (start, stop) in zip(children, parts[1:]):
         data = child.result()
         counts.update(write(classes[start:stop]) if data is None else marshal.loads(data))
-    groups = {gid: group for group, gid in registry.items()}
-    (out_dir / COMM_GROUP_FILE).write_text(
-        json.dumps({str(gid): list(g) for gid, g in groups.items()}) + "\n")
-    return TraceSet(num_devices=layout.num_devices, files=len(classes),
-                    nodes=dict(sorted(counts.items())), comm_groups=groups,
-                    total_micros=sum(micros))
+    return counts
 
 
 def _write_share(out_dir: Path, graph: BlockGraph, plan: Plan, distinct: list[list[tuple]],

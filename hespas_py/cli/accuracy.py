@@ -2,7 +2,7 @@
 
 The groups (`hespas_py.accuracy.rows.GROUPS`): ``hespas`` (the default; single-node rows, fast),
 ``scale`` (multi-node runs on up to 256 devices; slower) and ``gpu`` (single-device programs
-timed on one H100; ``--kernels`` sets their kernel profiles beside the estimate per kernel
+timed on one H100 and one H200; ``--kernels`` sets their kernel profiles beside the estimate per kernel
 class, `hespas_py.accuracy.kernels`). How rows become cases and
 predictions, and what the trend error is: `hespas_py.accuracy.cases`,
 `hespas_py.accuracy.evaluate`.
@@ -17,7 +17,7 @@ from typing import Optional
 import typer
 
 from hespas_py.accuracy.cases import SYSTEMS_DIR
-from hespas_py.accuracy.evaluate import Evaluation, evaluate
+from hespas_py.accuracy.evaluate import EVERY_ROW, Evaluation, evaluate
 from hespas_py.accuracy.rows import GROUPS, groups
 from hespas_py.cli.main import app
 from hespas_py.errors import HespasError
@@ -79,12 +79,15 @@ def print_table(evaluation: Evaluation) -> None:
     from rich.table import Table
 
     memory = any(r.memory_error is not None for r in evaluation.results)
+    rates = any(r.row.work is not None for r in evaluation.results)
     table = Table(title="estimated vs measured step time"
                   + (" and per-device peak memory" if memory else ""))
     columns = ["group", "row", "system", "estimator", "counted", "measured (s)", "estimated (s)",
                "error"]
     if memory:
         columns += ["measured peak (GiB)", "estimated peak (GiB)", "memory error"]
+    if rates:
+        columns += ["tokens/step", "measured (TFLOP/s/dev)", "estimated (TFLOP/s/dev)"]
     for column in columns:
         table.add_column(column, justify="right" if "(" in column or "error" in column else "left")
     for r in evaluation.results:
@@ -97,6 +100,11 @@ def print_table(evaluation: Evaluation) -> None:
             cells += [gib(r.row.measured_peak_bytes) if known else "",
                       gib(r.estimated_peak_bytes) if known else "",
                       f"{r.memory_error:+.1%}" if known else ""]
+        if rates:
+            work = r.row.work
+            cells += ["", "", ""] if work is None else [
+                f"{work.tokens:,}", f"{work.tflops_per_device(r.row.measured_s):.0f}",
+                f"{work.tflops_per_device(r.estimated_s):.0f}"]
         table.add_row(*cells)
     console = Console()
     console.print(table)
@@ -110,12 +118,14 @@ def print_table(evaluation: Evaluation) -> None:
         console.print(f"[dim]skipped: {row.group} {row.name} {row.system}: {reason}[/dim]")
 
 
-def _node_folder(item: str) -> tuple[str, str]:
-    """``NAME=DIR`` of ``--node``."""
-    name, equals, folder = item.partition("=")
-    if not equals or not name or not folder:
-        raise HespasError(f"--node {item!r}: expected NAME=DIR")
-    return name, folder
+def _node(item: str) -> tuple[str, str]:
+    """(preset name or `EVERY_ROW`, preset) of one ``--node [NAME=]PRESET``."""
+    name, equals, preset = item.partition("=")
+    if not equals:
+        return EVERY_ROW, item
+    if not name or not preset:
+        raise HespasError(f"--node {item!r}: expected [NAME=]PRESET")
+    return name, preset
 
 
 @app.command("accuracy")
@@ -136,8 +146,9 @@ def accuracy(
         None, "--workloads", help="Extra folder of <workload>.mlir files (repeatable)."),
     systems: Path = typer.Option(SYSTEMS_DIR, "--systems", help="Folder of system presets."),
     nodes: Optional[list[str]] = typer.Option(
-        None, "--node", metavar="NAME=DIR", help="Run the rows of node preset NAME on the preset "
-        "folder DIR (a node.json; e.g. a calibrated preset; repeatable)."),
+        None, "--node", metavar="[NAME=]PRESET", help="Node preset (a name or a preset folder, "
+        "e.g. one hespas calibrate wrote) every row runs on instead of its own; with NAME=, "
+        "the rows of node preset NAME only (repeatable)."),
     approximate: bool = typer.Option(
         False, "--approximate", help="Also rows whose model configuration was never published "
                                      "(evaluated on our guessed export, not counted)."),
@@ -149,7 +160,7 @@ def accuracy(
     """Compare predicted step times with measured hardware, row by row."""
     names = list(dict.fromkeys(estimators or [DEFAULT_ESTIMATOR]))
     evaluation = evaluate(groups(group_names), names, measured, workloads or [], systems, approximate,
-                          params or [], dict(_node_folder(item) for item in nodes or []))
+                          params or [], dict(_node(item) for item in nodes or []))
     if plot is not None:
         from hespas_py.accuracy.plot import plot as draw
 

@@ -16,4 +16,5 @@ COMMANDS: dict[str, str] = {
     "sweep": "hespas_py.cli.sweep",
     "presets": "hespas_py.cli.presets",
     "search": "hespas_py.cli.search",
+    "calibrate": "hespas_py.cli.calibrate",
 }

@@ -53,14 +53,16 @@ def _progress_bar():
     """A rich progress display and the pipeline hook that drives it."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+    # Redrawn by the hook, not by rich's refresh thread: a process with a thread does not fork
+    # (`hespas_py.forking`), and the reader and writer do on big modules.
     progress = Progress(TextColumn("{task.description:>9}"), BarColumn(), MofNCompleteColumn(),
-                        TimeElapsedColumn(), transient=True)
+                        TimeElapsedColumn(), transient=True, auto_refresh=False)
     tasks: dict[str, Any] = {}
 
     def hook(phase: str, done: int, total: int) -> None:
         if phase not in tasks:
             tasks[phase] = progress.add_task(phase, total=total or None)
-        progress.update(tasks[phase], completed=done, total=total or None)
+        progress.update(tasks[phase], completed=done, total=total or None, refresh=True)
 
     return progress, hook
 
@@ -109,7 +111,8 @@ def _headline(summary: Mapping[str, Any]) -> list[tuple[str, str]]:
     rows = [
         ("module", summary["mlir_file"]),
         ("hardware", summary["hardware"]),
-        ("estimator", summary["estimator"]),
+        ("estimator", summary["estimator"]
+         + (f" (times measured on {summary['measured_on']})" if "measured_on" in summary else "")),
         ("split", " ".join([split["strategy"], *(f"{k}={v}" for k, v in split.items()
                                                   if k != "strategy")])),
         ("devices", str(summary["num_devices"])),
@@ -191,6 +194,9 @@ PARAMS: tuple[Param, ...] = (
           "Estimator (roofline, fused_roofline, xla_cost, xla_profile); default: the config's "
           "method, or fused_roofline for a preset name."),
     Param("params", ("--param",), list, None, param_help(), "KEY=VALUE"),
+    Param("allow_other_device", ("--allow-other-device",), bool, False,
+          "xla_profile: time the blocks on this machine although the preset names another chip "
+          "(the param allow_other_device=true)."),
     Param("collective_rewrites", ("--collective-rewrites/--no-collective-rewrites",), bool, None,
           "Apply XLA's collective rewrites (all-reduce + dynamic-slice by device id -> "
           "reduce-scatter); default: the config's collective_rewrites, else on for GPU presets "
@@ -240,7 +246,7 @@ def parse_args(prog: str, argv: Sequence[str]) -> dict[str, Any]:
 def run(config: str, mlir_file: Optional[Path], output: Optional[Path], split_fn: Optional[str],
         merge: Optional[bool], block_lim: Optional[int], num_npus: Optional[int],
         module: Optional[int], loop_trips: Optional[int], combine_threshold: Optional[str],
-        estimator: Optional[str], params: Optional[list[str]],
+        estimator: Optional[str], params: Optional[list[str]], allow_other_device: bool,
         collective_rewrites: Optional[bool], memory: Optional[bool], clean: bool, cache_dir: Optional[Path],
         json_out: bool, system_config: Optional[str], threads: int, log_level: str,
         log_path: Optional[Path]) -> None:
@@ -248,6 +254,8 @@ def run(config: str, mlir_file: Optional[Path], output: Optional[Path], split_fn
     from hespas_py.run import Split, build_config, generate_and_simulate
 
     _setup_logging(log_level, log_path)
+    if allow_other_device:
+        params = [*(params or ()), "allow_other_device=true"]
     machine = None
     if system_config:  # the simulator's modules load only for a run that simulates
         from hespas_py.sim.config import Machine

@@ -18,12 +18,16 @@ from hespas_py.hardware.describe import preset_rows
 
 
 def node_rows() -> list[dict[str, Any]]:
-    """One row per node preset: its estimator methods, dense bf16 peak and memory bandwidth."""
+    """One row per node preset: the estimators it runs with (every one: an estimator without
+    params of its own in the preset reads its ``hardware``), the one it runs by default, its
+    dense bf16 peak and memory bandwidth."""
+    from hespas_py.estimate.base import DEFAULT_ESTIMATOR, estimator_names
+
+    methods = estimator_names()
     rows = []
     for name in preset_names():
-        preset = find_preset(name)
-        hardware = preset.hardware_for("")
-        rows.append({"name": name, "methods": preset.estimator_names,
+        hardware = find_preset(name).hardware_for("")
+        rows.append({"name": name, "methods": methods, "default_method": DEFAULT_ESTIMATOR,
                      "bf16_tflops": hardware.per_dtype_flops.get("bf16",
                                                                  hardware.peak_flops) / 1e12,
                      "memory_gb_s": hardware.memory_bandwidth / 1e9})
@@ -49,12 +53,13 @@ def _print(nodes: list[dict[str, Any]], systems: list[dict[str, Any]]) -> None:
     from rich.console import Console
     from rich.table import Table
 
+    methods = sorted({m for row in nodes for m in row["methods"]})
+    default = nodes[0]["default_method"] if nodes else ""
     node_table = Table(title="node presets (CONFIG of hespas gen)", title_justify="left")
-    for column in ("name", "methods", "bf16 TFLOP/s", "HBM GB/s"):
+    for column in ("name", "bf16 TFLOP/s", "HBM GB/s"):
         node_table.add_column(column, justify="right" if "/s" in column else "left")
     for row in nodes:
-        node_table.add_row(row["name"], ", ".join(row["methods"]), f"{row['bf16_tflops']:,.0f}",
-                           f"{row['memory_gb_s']:,.0f}")
+        node_table.add_row(row["name"], f"{row['bf16_tflops']:,.0f}", f"{row['memory_gb_s']:,.0f}")
     system_table = Table(title="system presets (--system-config, --system)", title_justify="left")
     for column in ("name", "NPUs", "network (innermost first)"):
         system_table.add_column(column, justify="right" if column == "NPUs" else "left")
@@ -63,6 +68,9 @@ def _print(nodes: list[dict[str, Any]], systems: list[dict[str, Any]]) -> None:
             f"{d['npus']} {d['topology']} @ {d['bandwidth_gb_s']:g} GB/s" for d in row["dimensions"]))
     console = Console()
     console.print(node_table)
+    console.print("every node preset runs with --estimator "
+                  + ", ".join(f"{m} (default)" if m == default else m for m in methods)
+                  + " (xla_profile times this machine's device)", soft_wrap=True)
     console.print(system_table)
 
 

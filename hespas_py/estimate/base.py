@@ -95,6 +95,11 @@ class Estimator(ABC):
     def __init__(self, hardware: Hardware) -> None:
         self.hardware = hardware
 
+    @property
+    def measured_on(self) -> str | None:
+        """The device whose clock the estimates come from (``xla_profile``); None for a model."""
+        return None
+
     @abstractmethod
     def estimate(self, block: Block) -> Estimate:
         """Cost one compute block."""

@@ -181,6 +181,10 @@ class CachedEstimator(Estimator):
     def fingerprint(self) -> str:
         return self.inner.fingerprint()
 
+    @property
+    def measured_on(self) -> str | None:
+        return self.inner.measured_on
+
     def dispatch(self, buffers: int) -> OpCost | None:
         return self.inner.dispatch(buffers)
 

@@ -31,12 +31,18 @@ kernel's atomic read-modify-writes reach; default ``memory_efficiency``), ``num_
 (time f16 convolutions with the channels XLA pads them to for tensor cores,
 `fusion.conv_channel_padding`; XLA does this on CUDA GPUs from Volta on),
 ``conv_channel_efficiency`` (measured share of the tensor rate by a convolution's smaller
-channel count, `fusion.convolution.channel_efficiency`), ``vector_op_cycles``
+channel count, `fusion.convolution.channel_efficiency`), ``tensor_efficiency_by_dtype``
+(measured ``tensor_efficiency`` per element type of the rate, e.g. ``tf32`` or ``f8E4M3FN``;
+a type it lacks takes ``tensor_efficiency``; written by ``hespas calibrate``), ``vector_op_cycles``
 (the key of an XLA op profile, e.g. ``sm_90``: vector work weighted by each elementwise op's
 measured cycles, `fusion.op_cycles`; absent: one FLOP per element), ``spanning_row_tile_s``
 (seconds a Triton row kernel's tile costs beyond its bytes when the tile spans one row of
 several broadcast rows, by what the kernel computes, `fusion.row_tiles`: each wave of
-``num_cores`` tiles adds it), plus roofline's ``f32_matmul_as_tf32``.
+``num_cores`` tiles adds it), ``loop_element_rate`` (elements per second a loop kernel
+processes at most: its time is at least its elements over that, `hespas_py.estimate.loop_rate`;
+0: no floor), ``launch_gap_s`` (the GPU's idle time at the boundaries of XLA's command
+buffers, around the cuDNN convolutions launched alone, `hespas_py.estimate.launch_gaps`;
+absent: none), plus roofline's ``f32_matmul_as_tf32``.
 
 XLA's GPU-only rewrites, each switched on by a bool param of the GPU presets (`GpuRules`; which
 presets set which is in ``configs/nodes/README.md``):
@@ -49,8 +55,9 @@ for one race-free kernel runs as partial reductions and a reduction of the parti
 `fusion.tree_reduction`), ``conv_input_pads`` (a forward convolution with uneven padding or
 padded channels reads a padded copy of its input, `fusion.convolution.padded_input`),
 ``cublas_operand_layouts`` (a dot operand stored in a layout cuBLAS cannot read is rewritten by a
-transpose kernel, `fusion.operand_layout`) and ``duplication_cone`` (priority fusion weighs
-duplicating a producer with its operand cone).
+transpose kernel, `fusion.operand_layout`), ``duplication_cone`` (priority fusion weighs
+duplicating a producer with its operand cone) and ``cheap_gpu_math`` (f32/f16 ``exp``, ``sqrt``,
+``rsqrt``, ``divide`` may be recomputed in several kernels).
 cuBLAS and cuDNN custom calls are GEMM, convolution and flash-attention kernels
 (`hespas_py.estimate.library_calls`).
 
@@ -81,7 +88,6 @@ from __future__ import annotations
 
 import hashlib
 import math
-import dataclasses
 from typing import Hashable, Mapping
 
 from hespas_py.errors import HespasError
@@ -93,6 +99,8 @@ from hespas_py.estimate.fusion import (FLASH_BACKWARD, FLASH_FORWARD, GpuRules, 
                                        sunk_arguments)
 from hespas_py.estimate.fusion.convolution import channel_efficiency
 from hespas_py.estimate.fusion.op_cycles import PROFILES, vector_work
+from hespas_py.estimate.launch_gaps import with_launch_gaps
+from hespas_py.estimate.loop_rate import loop_elements
 from hespas_py.estimate.roofline import Roofline
 from hespas_py.hardware import Hardware
 from hespas_py.mlir.ops import Op
@@ -100,7 +108,6 @@ from hespas_py.split.blocks import Block, BlockGraph
 
 #: K elements one split-K slice keeps at least (a slice smaller than this is not worth a CTA).
 _MIN_SPLIT_K = 512
-
 
 
 @register
@@ -119,6 +126,8 @@ class FusedRoofline(Roofline):
         self.scatter_bandwidth = hardware.memory_bandwidth * _or(params.scatter_efficiency,
                                                                  params.memory_efficiency)
         self.tensor_eff = params.tensor_efficiency
+        #: Rate dtype -> its own tensor efficiency (others: ``tensor_eff``).
+        self.dtype_eff = dict(params.tensor_efficiency_by_dtype)
         self.vector_rate = self._vector_rate * params.vector_efficiency
         self.overlap = params.compute_memory_overlap
         self.cores = params.num_cores
@@ -128,6 +137,10 @@ class FusedRoofline(Roofline):
         #: Smaller channel count measured -> share of the tensor rate (`channel_efficiency`).
         self.conv_channel_eff = dict(params.conv_channel_efficiency)
         self.fused_attention = params.fused_attention
+        #: Idle seconds at command-buffer boundaries, by `hespas_py.hardware.params.LAUNCH_GAPS` key.
+        self.launch_gaps = dict(params.launch_gap_s)
+        #: Elements per second a loop kernel processes at most (0: no floor, `loop_rate`).
+        self.loop_rate = params.loop_element_rate
         #: `row_tiles` class -> seconds per wave of spanning tiles.
         self.row_tile_s = dict(params.spanning_row_tile_s)
         profile = params.vector_op_cycles
@@ -136,8 +149,7 @@ class FusedRoofline(Roofline):
                               f"(known: {', '.join(sorted(PROFILES))})")
         #: (op, dtype) -> cycles per element weighting vector work (None: one FLOP per element).
         self.op_cycles = PROFILES.get(profile)
-        self.rules = GpuRules(**{f.name: getattr(params, f.name)
-                                 for f in dataclasses.fields(GpuRules)})
+        self.rules = GpuRules.of(params)
         #: Flash kernel efficiency by `Kernel.gemm_kind`.
         self.attention_eff = {
             FLASH_FORWARD: _or(params.attention_efficiency, self.tensor_eff),
@@ -174,8 +186,9 @@ class FusedRoofline(Roofline):
                     sunk[number] = [loop.args[k] for k in positions]
             position = {_op_key(op): i for i, op in enumerate(ops)}
             self.planned_ops.update(position)
-            for kernel in plan_kernels(ops, _scope_outputs(graph, scope, sunk),
-                                       self.fused_attention, folded, self.rules):
+            planned = plan_kernels(ops, _scope_outputs(graph, scope, sunk), self.fused_attention,
+                                   folded, self.rules, entry=scope == 0)
+            for kernel in with_launch_gaps(planned, self.launch_gaps):
                 last = max((op for op in kernel.anchors if _op_key(op) in position),
                            key=lambda op: position[_op_key(op)], default=None)
                 if last is not None:
@@ -251,12 +264,15 @@ class FusedRoofline(Roofline):
                 padding = kernel.channel_padding if self.conv_padding else 1.0
                 channels = channel_efficiency(self.conv_channel_eff, kernel.conv_channels)
                 compute_s += kernel.tensor_flops * padding / (
-                    rate * self.tensor_eff * channels * self.wave_efficiency(kernel.gemm_mnk))
+                    rate * self.dtype_eff.get(dtype, self.tensor_eff) * channels
+                    * self.wave_efficiency(kernel.gemm_mnk))
         scatter = kernel.part == SCATTER or (kernel.kind is Kind.OPAQUE and any(
             op.short_name == "scatter" for op in kernel.ops))
         memory_s = kernel.bytes / (self.scatter_bandwidth if scatter else self.bandwidth)
+        if self.loop_rate > 0:
+            memory_s = max(memory_s, loop_elements(kernel) / self.loop_rate)
         time_s = (self.launch_s + compute_s + memory_s
-                  - self.overlap * min(compute_s, memory_s))
+                  - self.overlap * min(compute_s, memory_s) + kernel.gap_s)
         if kernel.row_tiles is not None and kernel.row_tiles[0] in self.row_tile_s:
             kind, tiles = kernel.row_tiles
             time_s += math.ceil(tiles / max(self.cores, 1)) * self.row_tile_s[kind]

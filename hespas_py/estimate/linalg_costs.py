@@ -1,6 +1,15 @@
 """FLOP counts of the linear-algebra ops: contractions (``dot``, ``dot_general``,
 ``convolution``) on the tensor unit, and factorizations, triangular solves and FFTs on the vector
-unit (`hespas_py.estimate.costs` dispatches to them, custom-call solvers included)."""
+unit (`hespas_py.estimate.costs` dispatches to them, custom-call solvers included).
+
+A contraction's tensor share is of its widest input type, except an f32 contraction whose
+``precision_config`` lets the compiler reduce precision (every operand ``DEFAULT`` or ``HIGH``,
+or none given): its share is `REDUCIBLE_F32`, which an estimator times at the TF32 rate where
+the hardware's compiler does so (roofline's ``f32_matmul_as_tf32``) and at the f32 rate
+elsewhere. XLA's CUDA GEMMs pick TF32 for f32 operands and result at compute precision <= HIGH
+(``GetBlasComputationType``, ``xla/service/gpu/matmul_utils.cc``: ``compute_precision <= 1``,
+the largest of the operand precisions); ``HIGHEST`` keeps f32.
+"""
 
 from __future__ import annotations
 
@@ -11,6 +20,19 @@ from functools import lru_cache
 from hespas_py.estimate.work import (TENSOR, Work, attr_ints, fallback, kernel_work,
                                      widest_input_dtype)
 from hespas_py.mlir.ops import Op, TensorType
+
+#: Dtype of the tensor share of an f32 contraction that may run in reduced precision.
+REDUCIBLE_F32 = "tf32"
+#: ``precision_config`` entries that let XLA's GPU GEMMs run f32 operands as TF32.
+_REDUCIBLE = frozenset({"DEFAULT", "HIGH"})
+
+
+def contraction_dtype(op: Op) -> str:
+    """The element type setting a contraction's tensor rate (see the module docstring)."""
+    dtype = widest_input_dtype(op)
+    if dtype == "f32" and all(p in _REDUCIBLE for p in op.attrs.get("precision_config", ())):
+        return REDUCIBLE_F32
+    return dtype
 
 
 def dot_work(op: Op) -> Work:
@@ -24,7 +46,7 @@ def dot_work(op: Op) -> Work:
             return fallback(op, "dot_general without dot_dimension_numbers")
         contracting = math.prod(lhs.shape[d] for d in numbers.get("lhs_contracting_dimensions", ()))
     flops = 2 * op.result_types[0].num_elements * contracting
-    return kernel_work(op, "tensor", flops, unit=TENSOR, dtype=widest_input_dtype(op))
+    return kernel_work(op, "tensor", flops, unit=TENSOR, dtype=contraction_dtype(op))
 
 
 @lru_cache(maxsize=4096)
@@ -74,7 +96,7 @@ def convolution_work(op: Op) -> Work:
                       * out.shape[numbers["output_feature_dimension"]])
     kernel_in = rhs.shape[numbers["kernel_input_feature_dimension"]]
     flops = 2 * batch_features * kernel_in * taps
-    return kernel_work(op, "tensor", flops, unit=TENSOR, dtype=widest_input_dtype(op))
+    return kernel_work(op, "tensor", flops, unit=TENSOR, dtype=contraction_dtype(op))
 
 
 def _matrix_batch(t: TensorType) -> tuple[int, int]:

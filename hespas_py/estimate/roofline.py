@@ -5,8 +5,10 @@ Per op, ``time = max(sum(flops_i / rate_i), bytes / memory_bandwidth)`` over its
 ``mhlo.fusion`` is one). Rates:
 
 - tensor-unit work (dot, convolution) runs at ``per_dtype_flops[<input element type>]``; an f32
-  input runs at the ``tf32`` rate only when the ``f32_matmul_as_tf32`` param is true, and is then
-  reported as ``tf32``;
+  contraction whose precision config allows reduced precision (`linalg_costs.REDUCIBLE_F32`:
+  ``DEFAULT``/``HIGH``, as JAX emits by default) runs at the ``tf32`` rate when the
+  ``f32_matmul_as_tf32`` param is true (XLA's CUDA GEMMs on Ampere and later), and is then
+  reported as ``tf32``; otherwise, and at ``HIGHEST``, at the ``f32`` rate;
 - vector-unit work (elementwise, reductions, ...) runs at ``vector_flops``;
 - a dtype absent from ``per_dtype_flops`` runs at ``peak_flops`` and the op carries a note saying
   so (or, with the ``error_on_unknown_type`` param, the run stops with an error).
@@ -24,6 +26,7 @@ from hespas_py.errors import HespasError
 from hespas_py.estimate.base import Estimate, Estimator, OpCost, register
 from hespas_py.estimate.costs import op_work
 from hespas_py.estimate.dispatch import dispatch_cost
+from hespas_py.estimate.linalg_costs import REDUCIBLE_F32
 from hespas_py.estimate.work import TENSOR, Work
 from hespas_py.fast_init import fast_constructor
 from hespas_py.hardware import Hardware
@@ -64,8 +67,8 @@ class Roofline(Estimator):
             return self._vector_rate, dtype, None
         table = self.hardware.per_dtype_flops
         key = rate_dtype(dtype)
-        if key == "f32" and self._tf32 and "tf32" in table:
-            key = "tf32"
+        if key == REDUCIBLE_F32:
+            key = "tf32" if self._tf32 and "tf32" in table else "f32"
         if key in table:
             return table[key], key, None
         if self._strict:

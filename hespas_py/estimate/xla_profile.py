@@ -12,7 +12,12 @@ H100 where spread ids take microseconds); zeros for the other integers and boole
 counters and dynamic-slice starts at their first value). After ``warmup`` runs, ``repeats``
 timed runs are taken (host wall clock around execute + wait for the results); runs further than
 3 median absolute deviations from the median are dropped and the median of the rest is the
-block's time. The time is that of the machine running hespas_py, not of the preset's hardware.
+block's time. The time is that of the machine running hespas_py, not of the preset's hardware:
+`measured_on` names that device (gen's summary and ``module_stats.json`` carry it, and cache
+keys hold it). A node preset whose chip is not that device (`same_chip`: on a CPU machine, every
+preset) is refused before anything is timed unless the ``allow_other_device`` param
+(``--allow-other-device``) says to take this machine's times; a config file of one's own is
+taken as describing the machine it runs on.
 
 Each such run holds one call's host dispatch (tens of microseconds on a GPU), which a step pays
 once, not once per block. With ``back_to_back`` the ``repeats`` runs are issued without waiting
@@ -20,8 +25,8 @@ once, not once per block. With ``back_to_back`` the ``repeats`` runs are issued 
 block's time is the least of the three totals over ``repeats``, and the step's one dispatch is
 costed by the preset's ``dispatch_*`` params like the rooflines do.
 
-Params read from ``Hardware.params``: ``warmup`` (int, default 2), ``repeats`` (int, default 10),
-``back_to_back`` (bool, default false).
+Params read from ``Hardware.params`` (declared with their defaults in `hespas_py.hardware.params`):
+``warmup``, ``repeats``, ``back_to_back``, ``allow_other_device``.
 """
 
 from __future__ import annotations
@@ -36,6 +41,7 @@ from hespas_py.errors import HespasError, first_line
 from hespas_py.estimate.base import Estimate, OpCost, register
 from hespas_py.estimate.costs import op_work
 from hespas_py.estimate.xla_cost import XlaBlockEstimator
+from hespas_py.hardware import preset_names
 from hespas_py.jaxcompat import compile_on_one_device, local_client
 from hespas_py.mlir.bindings import ir
 from hespas_py.mlir.extract import block_inputs
@@ -109,6 +115,33 @@ def index_bounds(ops: Sequence[Op]) -> dict[int, int]:
     return bounds
 
 
+def same_chip(preset: str, device_kind: str) -> bool:
+    """Whether a node preset (``H100_80GB``) names the chip of a device JAX describes as
+    ``device_kind`` (``NVIDIA H100 80GB HBM3``): the preset's first word (``H100``, ``MI300X``,
+    ``TPUv5p``) is in the device's name, letters and digits alone, case aside."""
+    def letters(text: str) -> str:
+        return "".join(ch for ch in text.lower() if ch.isalnum())
+
+    return letters(preset.split("_")[0]) in letters(device_kind)
+
+
+def describe_device(device) -> str:
+    """How a JAX device is named to the user: its kind, or for a CPU its model (XLA:CPU)."""
+    if device.platform != "cpu":
+        return str(device.device_kind)
+    model = next((line.partition(":")[2].strip() for line in _cpuinfo()
+                  if line.startswith("model name")), "")
+    return f"CPU{f': {model}' if model else ''} (XLA:CPU)"
+
+
+def _cpuinfo() -> list[str]:
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as info:
+            return info.read(65536).splitlines()
+    except OSError:
+        return []
+
+
 def _buffer(vtype: ir.Type, rng: np.random.Generator, bound: int | None) -> np.ndarray:
     import ml_dtypes  # noqa: F401  (registers bfloat16 and the float8 types with numpy)
 
@@ -139,6 +172,31 @@ class XlaProfile(XlaBlockEstimator):
         self.warmup = hardware.params.warmup
         self.repeats = hardware.params.repeats
         self.back_to_back = hardware.params.back_to_back
+        self._device: str | None = None
+
+    @property
+    def measured_on(self) -> str:
+        """The local device the blocks are timed on (its backend starts on first use); a node
+        preset of another chip is a `HespasError` here unless ``allow_other_device``."""
+        if self._device is None:
+            device = local_client().devices()[0]
+            name = self.hardware.name
+            if (name in preset_names() and not same_chip(name, str(device.device_kind))
+                    and not self.hardware.params.allow_other_device):
+                raise HespasError(
+                    f"{name}: xla_profile times each block on this machine "
+                    f"({describe_device(device)}), not on a {name}: run it on a {name}, or pass "
+                    "--allow-other-device (--param allow_other_device=true) to take this "
+                    "machine's times")
+            self._device = describe_device(device)
+        return self._device
+
+    def prepare(self, graph) -> None:
+        self.measured_on  # noqa: B018 - refuse another chip before any block is timed
+        super().prepare(graph)
+
+    def fingerprint(self) -> str:
+        return f"{super().fingerprint()}@{self.measured_on}"
 
     def dispatch(self, buffers: int) -> OpCost | None:
         """The preset's dispatch row with ``back_to_back``; else None: each block's measured time
@@ -147,6 +205,7 @@ class XlaProfile(XlaBlockEstimator):
 
     def measure(self, block: Block) -> float:
         """Seconds one run of the block takes on the local backend (robust median)."""
+        self.measured_on  # noqa: B018 - refuse another chip before any block is timed
         module = self.block_module(block)
         main = next(op for op in module.body.operations
                     if ir.StringAttr(op.attributes["sym_name"]).value == "main")

@@ -33,20 +33,33 @@ FactoryArgs = Mapping[str, Any]
 
 
 def export_file(spec: str, num_devices: int, optimized: bool = False,
-                kwargs: FactoryArgs | None = None) -> str:
+                kwargs: FactoryArgs | None = None, max_devices: int | None = None) -> str:
     """StableHLO text of the per-device program of the step ``FILE.py:FACTORY(**kwargs)`` returns.
 
     ``optimized=False`` gives the module right after SPMD partitioning; ``optimized=True`` the
     module after all of XLA's CPU optimization passes (``mhlo.fusion`` form), compiled in this
-    process.
+    process. Past ``max_devices`` (default: the most XLA:CPU partitions,
+    `hespas_py.export.widen.CPU_DEVICE_LIMIT`) the step is partitioned on a smaller mesh and its
+    collectives widened (`hespas_py.export.widen`).
     """
+    from hespas_py.export.widen import CPU_DEVICE_LIMIT
+
     if optimized:
         return _optimized_stablehlo(spec, num_devices, kwargs)
-    from hespas_py.export.partition import post_spmd_hlo
+    from hespas_py.export.partition import post_spmd, post_spmd_hlo
 
     parse_spec(spec)  # a mistyped spec fails before the child process starts
-    return hlo_text_to_stablehlo(post_spmd_hlo(spec, num_devices, kwargs),
-                                 num_devices=num_devices, drop_copies=True)
+    if num_devices <= (CPU_DEVICE_LIMIT if max_devices is None else max_devices):
+        return hlo_text_to_stablehlo(post_spmd_hlo(spec, num_devices, kwargs),
+                                     num_devices=num_devices, drop_copies=True)
+    from hespas_py.export.widen import small_mesh_sizes, widen
+
+    full, small, devices = small_mesh_sizes(load_factory(spec), spec, kwargs or {}, num_devices,
+                                            max_devices or CPU_DEVICE_LIMIT)
+    hlo, axes = post_spmd(spec, devices, {**(kwargs or {}), "mesh_sizes": small})
+    if not axes:
+        raise HespasError(f"{spec}: the step names no device mesh to widen")
+    return widen(hlo_text_to_stablehlo(hlo, num_devices=devices, drop_copies=True), axes, full)
 
 
 def lower_step(spec: str, num_devices: int, kwargs: FactoryArgs | None = None):

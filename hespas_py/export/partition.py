@@ -30,17 +30,28 @@ DUMP_OPTIONS = {"xla_dump_hlo_pass_re": f"^({PARTITIONER_PASS}|{NEXT_PASS})$",
                 "xla_dump_hlo_as_text": True, "xla_backend_optimization_level": 0,
                 "xla_llvm_disable_expensive_passes": True}
 POLL_S = 0.02
+#: The step's mesh axes, written by the child next to the dumps.
+MESH_FILE = "mesh.json"
 
 
 def post_spmd_hlo(spec: str, num_devices: int, kwargs: Mapping[str, Any] | None = None) -> str:
     """HLO text of the step ``FILE.py:FACTORY(**kwargs)`` right after XLA's SPMD partitioner (on
     one device, where nothing is partitioned, the module before XLA's optimizations)."""
+    return post_spmd(spec, num_devices, kwargs)[0]
+
+
+def post_spmd(spec: str, num_devices: int, kwargs: Mapping[str, Any] | None = None
+              ) -> tuple[str, list[tuple[str, int]]]:
+    """`post_spmd_hlo`, and the axes (name, size) of the step's device mesh (empty for a step
+    without a named mesh)."""
     with tempfile.TemporaryDirectory(prefix="hespas_spmd_") as scratch:
         dump_dir = Path(scratch) / "dump"
         command = [sys.executable, "-m", __name__, spec, str(num_devices), str(dump_dir),
                    json.dumps(dict(kwargs or {}))]
         run_until_dumped(command, dump_dir, Path(scratch) / "stderr.txt", spec)
-        return read_dump(dump_dir, num_devices > 1, spec)
+        mesh = dump_dir / MESH_FILE
+        axes = [tuple(a) for a in json.loads(mesh.read_text())] if mesh.is_file() else []
+        return read_dump(dump_dir, num_devices > 1, spec), axes
 
 
 def compile_with_dump(lowered: Any, dump_dir: Path | str, spec: str) -> None:
@@ -103,10 +114,16 @@ def read_dump(dump_dir: Path, partitioned: bool, spec: str) -> str:
 
 def _dump_post_spmd(spec: str, num_devices: int, dump_dir: str,
                    kwargs: Mapping[str, Any] | None = None) -> None:
-    """The child: lower the step and compile it with the dump options."""
+    """The child: lower the step, write its mesh axes, and compile it with the dump options."""
     from hespas_py.export.exporter import lower_step
+    from hespas_py.mlir.meshes import read_meshes
 
-    compile_with_dump(lower_step(spec, num_devices, kwargs), dump_dir, spec)
+    lowered = lower_step(spec, num_devices, kwargs)
+    meshes = read_meshes(lowered.compiler_ir("stablehlo"))
+    if meshes:
+        Path(dump_dir).mkdir(parents=True, exist_ok=True)
+        (Path(dump_dir) / MESH_FILE).write_text(json.dumps(next(iter(meshes.values())).axes))
+    compile_with_dump(lowered, dump_dir, spec)
 
 
 if __name__ == "__main__":

@@ -21,7 +21,7 @@ from typing import Any
 from hespas_py.checks import Number
 from hespas_py.errors import HespasError
 from hespas_py.hardware.params import accepted, check_hardware, params_specs, source_keys
-from hespas_py.hardware.rules import FLAG, OBJECT, TEXT, Choice
+from hespas_py.hardware.rules import FLAG, OBJECT, TEXT, Choice, with_value
 
 
 class Field:
@@ -94,7 +94,7 @@ def _check(section: Mapping[str, Any], rules: Mapping[str, Field], source: str,
             raise HespasError(f"{source}: unknown key {path}{key} (known: {known})")
         problem = rule.rule.problem(value)
         if problem:
-            raise HespasError(f"{source}: {path}{key} {problem}, got {json.dumps(value)}")
+            raise HespasError(f"{source}: {path}{key} {with_value(problem, value)}")
     for key, rule in rules.items():
         if rule.required and key not in section:
             raise HespasError(f"{source}: missing required key {path}{key}")
@@ -127,6 +127,8 @@ def read_config(path: str | Path) -> dict[str, Any]:
         text = path.read_text()
     except OSError as exc:
         raise HespasError(f"{path}: cannot read config ({exc.strerror or exc})") from None
+    except UnicodeDecodeError as exc:
+        raise HespasError(f"{path}: not a JSON text file (not UTF-8 at byte {exc.start})") from None
     try:
         config = json.loads(text)
     except json.JSONDecodeError as exc:

@@ -17,7 +17,8 @@ from typing import Any, Mapping, NamedTuple
 
 from hespas_py.checks import FRACTION, NON_NEGATIVE, SHARE, Number, Table
 from hespas_py.errors import HespasError
-from hespas_py.hardware.rules import FLAG, TEXT, Choice, Rates, Rule, as_json, typed
+from hespas_py.hardware.rules import (FLAG, TEXT, Choice, Rates, Rule, as_json, typed,
+                                      with_value)
 
 #: ``estimators`` of a key every estimator accepts (a hardware figure, or a key read elsewhere).
 EVERY: tuple[str, ...] = ()
@@ -26,6 +27,12 @@ ROOFLINES = ("roofline", "fused_roofline", "xla_cost", "xla_profile")
 FUSED = ("fused_roofline",)
 #: The kernel classes of ``spanning_row_tile_s`` (`hespas_py.estimate.fusion.row_tiles`).
 ROW_TILE_CLASSES = ("softmax", "row_sum", "given_sum")
+#: The gaps of ``launch_gap_s`` (`hespas_py.estimate.launch_gaps`).
+LAUNCH_GAPS = ("switch", "between")
+#: Element types a tensor-unit rate can be given for (``per_datatype_flops`` keys, MLIR
+#: spelling; the keys of ``tensor_efficiency_by_dtype``).
+TENSOR_DTYPES = ("f64", "f32", "tf32", "bf16", "f16", "f8E4M3FN", "f8E5M2", "f8E4M3FNUZ",
+                 "f8E5M2FNUZ", "f6E2M3FN", "f6E3M2FN", "f4E2M1FN", "i8", "i4")
 #: A ``source`` naming the node preset's datasheet (its ``datasheet`` text, not a config key).
 DATASHEET = "datasheet"
 
@@ -87,6 +94,9 @@ def param(rule: Rule, help: str, default: Any = dataclasses.MISSING, *, key: str
 
 
 _GPU_RULE = "XLA GPU rewrite: "
+#: ``reader`` of the keys the memory analysis reads (it plans with the GPU rewrites but
+#: ``duplication_cone``: `hespas_py.memory.analysis.memory_rules`).
+_MEMORY = "memory analysis"
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -111,8 +121,8 @@ class Params:
     error_on_unknown_type: bool = param(
         FLAG, "stop with an error at an op whose element type has no rate", False)
     f32_matmul_as_tf32: bool = param(
-        FLAG, "time f32 dots at the tf32 rate (XLA's GPU default keeps them f32)", False,
-        estimators=ROOFLINES)
+        FLAG, "time f32 dots and convolutions at DEFAULT or HIGH precision at the tf32 rate "
+        "(XLA's CUDA GEMMs from Ampere on)", False, source=True)
     dispatch_overhead_s: float = param(
         NON_NEGATIVE, "host time to dispatch one call of the step", 0.0, unit="s",
         estimators=ROOFLINES, source="dispatch_source")
@@ -126,6 +136,9 @@ class Params:
     back_to_back: bool = param(
         FLAG, "issue the timed runs without waiting (no per-call dispatch in a block's time)",
         False, estimators=("xla_profile",))
+    allow_other_device: bool = param(
+        FLAG, "time the blocks on this machine although the preset names another chip "
+        "(--allow-other-device)", False, estimators=("xla_profile",))
     launch_overhead_s: float = param(
         NON_NEGATIVE, "fixed time of each kernel", 1e-6, unit="s", estimators=FUSED,
         source=True)
@@ -164,37 +177,52 @@ class Params:
     conv_channel_efficiency: Mapping[int, float] = param(
         Table(FRACTION), "measured share of tensor_efficiency by a convolution's smaller "
         "channel count", {}, estimators=FUSED, source=True)
+    tensor_efficiency_by_dtype: Mapping[str, float] = param(
+        Table(FRACTION, keys=TENSOR_DTYPES), "measured tensor_efficiency per element type of "
+        "the rate (a type it lacks: tensor_efficiency)", {}, estimators=FUSED, source=True)
     spanning_row_tile_s: Mapping[str, float] = param(
         Table(NON_NEGATIVE, keys=ROW_TILE_CLASSES), "time per wave of a Triton row kernel's "
         "tiles that span several broadcast rows, by kernel class", {}, unit="s",
         estimators=FUSED, source=True)
+    loop_element_rate: float = param(
+        NON_NEGATIVE, "elements per second a loop kernel processes at most: its time is at "
+        "least its elements over this (0: no floor)", 0.0, unit="elements/s",
+        estimators=FUSED, source=True)
+    launch_gap_s: Mapping[str, float] = param(
+        Table(NON_NEGATIVE, keys=LAUNCH_GAPS), "the GPU's idle time at each switch between a "
+        "command buffer and a kernel launched alone, and between two such kernels", {},
+        unit="s", estimators=FUSED, source=True)
     fused_attention: bool = param(
         FLAG, "attention runs as flash kernels whose scores never reach memory", False,
-        estimators=FUSED, reader="memory analysis")
+        estimators=FUSED, reader=_MEMORY)
     vector_op_cycles: str | None = param(
         TEXT, "XLA op profile (sm_90) weighting elementwise work by each op's measured cycles "
         "(absent: one FLOP per element)", None, estimators=FUSED, source=True)
     triton_normalization: bool = param(
         FLAG, _GPU_RULE + "row normalizations as one Triton kernel (SoftmaxRewriterTriton)",
-        False, estimators=FUSED, source=True)
+        False, estimators=FUSED, source=True, reader=_MEMORY)
     select_and_scatter_expansion: bool = param(
         FLAG, _GPU_RULE + "select_and_scatter as fill, reduce_window and scatter kernels",
-        False, estimators=FUSED, source=True)
+        False, estimators=FUSED, source=True, reader=_MEMORY)
     cublas_gemm_operands: bool = param(
         FLAG, _GPU_RULE + "a convert feeding a dot runs outside the cuBLAS GEMM", False,
-        estimators=FUSED, source=True)
+        estimators=FUSED, source=True, reader=_MEMORY)
     tree_reduction: bool = param(
         FLAG, _GPU_RULE + "a reduction too large for one race-free kernel runs as partial "
-        "reductions (TreeReductionRewriter)", False, estimators=FUSED, source=True)
+        "reductions (TreeReductionRewriter)", False, estimators=FUSED, source=True, reader=_MEMORY)
     conv_input_pads: bool = param(
         FLAG, _GPU_RULE + "a forward convolution cuDNN cannot pad reads a padded copy of its "
-        "input", False, estimators=FUSED, source=True)
+        "input", False, estimators=FUSED, source=True, reader=_MEMORY)
     cublas_operand_layouts: bool = param(
         FLAG, _GPU_RULE + "a dot operand in a layout cuBLAS cannot read gets a transpose "
-        "kernel", False, estimators=FUSED, source=True)
+        "kernel", False, estimators=FUSED, source=True, reader=_MEMORY)
     duplication_cone: bool = param(
         FLAG, _GPU_RULE + "priority fusion weighs duplicating a producer with its operand cone",
         False, estimators=FUSED, source=True)
+    cheap_gpu_math: bool = param(
+        FLAG, _GPU_RULE + "f32/f16 exp, sqrt, rsqrt and divide may be recomputed in several "
+        "kernels (priority fusion does not count them expensive)", False, estimators=FUSED,
+        source=True, reader=_MEMORY)
 
     def updated(self, values: Mapping[str, Any]) -> "Params":
         """A copy with ``values`` (checked config values, by key) set."""
@@ -230,10 +258,10 @@ class Hardware:
         0.0, shown_default="peak_flops", unit="FLOP/s", source=DATASHEET)
     hbm_bytes: int = param(
         Number(1, integer=True), "device-memory capacity a step's peak is checked against", 0,
-        shown_default="unknown", unit="bytes", reader="memory analysis", source=True)
+        shown_default="unknown", unit="bytes", reader=_MEMORY, source=True)
     hbm_usable_fraction: float = param(
         FRACTION, "share of hbm_bytes a program may use (what the runtime leaves)", 1.0,
-        reader="memory analysis")
+        reader=_MEMORY)
     params: Params = field(default_factory=Params)
 
     @property
@@ -316,7 +344,7 @@ def check_hardware(section: Mapping[str, Any], estimator: str, source: str, path
         spec = rules[key]
         problem = (spec.rule if spec is not None else TEXT).problem(value)
         if problem:
-            raise HespasError(f"{source}: {path}{key} {problem}, got {json.dumps(value)}")
+            raise HespasError(f"{source}: {path}{key} {with_value(problem, value)}")
     for key, spec in rules.items():
         if required and spec is not None and spec.required and key not in section:
             raise HespasError(f"{source}: missing required key {path}{key}")

@@ -85,7 +85,12 @@ def config_text(preset: NodePreset, estimator: str) -> str:
 
 
 def _document(path: Path) -> dict[str, Any]:
-    doc = read_config(path)
+    return _checked(read_config(path), path)
+
+
+def _checked(doc: Mapping[str, Any], path: Path) -> Mapping[str, Any]:
+    """``doc`` when it has node.json's shape (its sections' keys are checked by
+    `NodePreset.section`); `HespasError` naming ``path`` otherwise."""
     allowed = ("alias_of",) if "alias_of" in doc else _KEYS
     for key in doc:
         if key not in allowed:
@@ -196,34 +201,33 @@ def generated_configs(folder: Path) -> dict[Path, str]:
             for estimator in preset.estimator_names}
 
 
+def preset_of(document: Mapping[str, Any], folder: Path, name: str = "") -> NodePreset:
+    """The preset ``document`` (the ``node.json`` format, not an alias) describes as
+    ``folder``'s ``node.json``, named ``name`` (default: the folder's), checked whole (every
+    estimator's section: `HespasError` naming that file otherwise); nothing is written."""
+    path = folder / NODE_FILE
+    doc = _checked(document, path)
+    if "alias_of" in doc:
+        raise HespasError(f"{path}: a written preset holds its figures (not alias_of)")
+    preset = NodePreset(name or folder.resolve().name, folder, path, doc.get(DATASHEET, ""),
+                        doc["hardware"], doc.get("estimators", {}))
+    for estimator in ["", *preset.estimator_names]:
+        preset.section(estimator)
+    return preset
+
+
 def write_preset(folder: Path, document: Mapping[str, Any], configs: bool = True) -> NodePreset:
     """Write ``document`` (the ``node.json`` format) into ``folder`` (made if missing) and, with
     ``configs``, the config files generated from it; the preset. A document that does not check
-    (`NodePreset.section` of each estimator) leaves ``folder`` as it was."""
+    (`preset_of`) leaves ``folder`` as it was."""
+    preset = preset_of(document, folder)
+    texts = {folder / m / "config.json": config_text(preset, m) for m in preset.estimator_names}
     folder.mkdir(parents=True, exist_ok=True)
     staged = folder / f".{NODE_FILE}.tmp"
     staged.write_text(json.dumps(document, indent=4) + "\n")
-    try:
-        preset = _staged(staged, folder)
-        texts = {path: config_text(preset, path.parent.name)
-                 for path in (folder / m / "config.json" for m in preset.estimator_names)}
-    except HespasError:
-        staged.unlink()
-        raise
     staged.replace(folder / NODE_FILE)
     if configs:
         for path, text in texts.items():
             path.parent.mkdir(exist_ok=True)
             path.write_text(text)
     return read_preset(folder)
-
-
-def _staged(path: Path, folder: Path) -> NodePreset:
-    doc = _document(path)
-    if "alias_of" in doc:
-        raise HespasError(f"{path}: a written preset holds its figures (not alias_of)")
-    preset = NodePreset(folder.resolve().name, folder, path, doc.get(DATASHEET, ""),
-                        doc["hardware"], doc.get("estimators", {}))
-    for estimator in ["", *preset.estimator_names]:
-        preset.section(estimator)
-    return preset

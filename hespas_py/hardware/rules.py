@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Union
 
-from hespas_py.checks import Number, Table
+from hespas_py.checks import Number, Table, shown
 
 
 class Kind:
@@ -63,7 +63,7 @@ class Rates:
         for dtype, rate in value.items():
             problem = self.rate.problem(rate)
             if problem:
-                return f"[{dtype!r}] {problem}"
+                return f"[{dtype!r}] {problem}, got {shown(rate)}"
         return None
 
 
@@ -73,6 +73,12 @@ Rule = Union[Number, Table, Kind, Choice, Rates]
 FLAG = Kind(bool)
 TEXT = Kind(str)
 OBJECT = Kind(dict)
+
+
+def with_value(problem: str, value: Any) -> str:
+    """A rule's ``problem`` with the ``value`` it refused (one entry's problem, ``[key] ...``,
+    quotes that entry, not the whole value)."""
+    return problem if problem.startswith("[") else f"{problem}, got {shown(value)}"
 
 
 def typed(rule: Rule, value: Any) -> Any:

@@ -6,7 +6,7 @@ fusion plan of ``fused_roofline``; nothing imports it back but the pipeline and 
 `backend` says what XLA:GPU and XLA:CPU do differently.
 """
 
-from hespas_py.memory.analysis import MemoryReport, analyze, peak_of_file
+from hespas_py.memory.analysis import MemoryReport, analyze, memory_rules, peak_of_file
 from hespas_py.memory.intervals import Buffer
 
-__all__ = ["Buffer", "MemoryReport", "analyze", "peak_of_file"]
+__all__ = ["Buffer", "MemoryReport", "analyze", "memory_rules", "peak_of_file"]

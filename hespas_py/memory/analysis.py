@@ -13,11 +13,14 @@ the outputs as XLA counts it.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
 
 from hespas_py.errors import HespasError
+from hespas_py.estimate.fusion.rules import GpuRules
+from hespas_py.hardware import Params
 from hespas_py.memory.backend import BACKENDS, Backend
 from hespas_py.memory.intervals import TOP_BUFFERS, Buffer
 from hespas_py.memory.liveness import scope_peak
@@ -72,11 +75,10 @@ class MemoryReport:
         }
 
 
-def _alias_bytes(arg_types: tuple[TensorType, ...], result_types: tuple[TensorType, ...],
-                 aliases: Mapping[int, int]) -> int:
-    """Bytes of donated arguments that an output takes over (named, else one of its type)."""
-    claimed: set[int] = set()
-    total = 0
+def _donated_outputs(arg_types: tuple[TensorType, ...], result_types: tuple[TensorType, ...],
+                     aliases: Mapping[int, int]) -> dict[int, int]:
+    """Output -> the donated argument whose buffer it takes over (named, else one of its type)."""
+    claimed: dict[int, int] = {}
     for arg, output in sorted(aliases.items(), key=lambda item: item[1] == ANY_OUTPUT):
         if arg >= len(arg_types):
             continue
@@ -85,9 +87,8 @@ def _alias_bytes(arg_types: tuple[TensorType, ...], result_types: tuple[TensorTy
                            if k not in claimed and t == arg_types[arg]), None)
         if output is None or output in claimed or output >= len(result_types):
             continue
-        claimed.add(output)
-        total += min(arg_types[arg].nbytes, result_types[output].nbytes)
-    return total
+        claimed[output] = arg
+    return claimed
 
 
 def _backend(name: str | Backend) -> Backend:
@@ -98,18 +99,34 @@ def _backend(name: str | Backend) -> Backend:
     return BACKENDS[name]
 
 
+def memory_rules(params: Params) -> GpuRules:
+    """The GPU rewrites (`GpuRules`) a hardware's params switch on that the memory analysis
+    plans with: all but ``duplication_cone``. Those that change which values XLA:GPU's kernels
+    write (Triton normalizations recomputed in their readers, GEMMs reading operands as stored,
+    cheap f32 math recomputed) bring the transformer steps' peaks to XLA's (GPT-2 +44.6% ->
+    +6.1% on the H200); duplicating producers with their operand cone keeps ResNet-50's forward
+    residual sums and BatchNorm outputs for the backward pass, which XLA's buffer assignment does
+    not hold (+2.8% -> +23%: `configs/nodes/README.md`, ``duplication_cone``)."""
+    return dataclasses.replace(GpuRules.of(params), duplication_cone=False)
+
+
 def analyze(module: Module, fused_attention: bool = False, combine: Thresholds = DEFAULT_COMBINE,
-            backend: str | Backend = "gpu") -> MemoryReport:
+            backend: str | Backend = "gpu", rules: GpuRules = GpuRules()) -> MemoryReport:
     """The per-device memory of ``module``'s entry function (see the module docstring);
     ``fused_attention`` plans attention as flash kernels, as the estimator would; ``combine``:
     the thresholds of XLA's collective combiners (default: XLA's own); ``backend``: whose
     compiler to follow, ``gpu`` (XLA:GPU), ``cpu`` (the installed jaxlib's XLA:CPU,
-    `backend.XLA_CPU`) or a `Backend`; another name raises `HespasError`."""
+    `backend.XLA_CPU`) or a `Backend`; another name raises `HespasError`; ``rules``: XLA:GPU's
+    rewrites to plan with (`memory_rules` of a hardware's params; none by default)."""
     entry = module.functions[module.entry]
     returned = entry.ops[-1].operands if entry.ops else ()
+    donated = _donated_outputs(entry.arg_types, entry.result_types, module.aliases)
+    # An output in a donated argument's allocation lends it to no temporary: XLA assigns nothing
+    # else to an entry parameter's allocation ("allocation holds parameter", MaybeAssignBuffer in
+    # xla/service/buffer_assignment.cc).
     temporaries = scope_peak(entry.ops, entry.args, entry.arg_types, returned, fused_attention,
-                             output_slots=returned, combine=combine,
-                             backend=_backend(backend))
+                             output_slots=[v for k, v in enumerate(returned) if k not in donated],
+                             combine=combine, backend=_backend(backend), rules=rules, entry=True)
     arguments = [Buffer("parameter", t.shape, t.dtype, t.nbytes, "argument")
                  for t in entry.arg_types]
     producers = {r: op.name for op in entry.ops for r in op.results}
@@ -120,13 +137,16 @@ def analyze(module: Module, fused_attention: bool = False, combine: Thresholds =
         arguments_bytes=sum(b.bytes for b in arguments),
         outputs_bytes=sum(b.bytes for b in outputs)
         + (TUPLE_POINTER_BYTES * len(outputs) if len(outputs) > 1 else 0),
-        alias_bytes=_alias_bytes(entry.arg_types, entry.result_types, module.aliases),
+        alias_bytes=sum(min(entry.arg_types[arg].nbytes, entry.result_types[out].nbytes)
+                        for out, arg in donated.items()),
         temporaries_bytes=temporaries.bytes, top=tuple(top[:TOP_BUFFERS]))
 
 
 def peak_of_file(path: str | Path, module: int | None = None,
-                 fused_attention: bool = False, backend: str | Backend = "gpu") -> MemoryReport:
+                 fused_attention: bool = False, backend: str | Backend = "gpu",
+                 rules: GpuRules = GpuRules()) -> MemoryReport:
     """`analyze` of the module in ``path`` (module ``module``, from 1, of a file of several);
-    ``backend`` as `analyze` takes it; bad input raises `HespasError` as `load_module` does.
-    For callers that hold no `Module` (`bench/memory.py`, scripts)."""
-    return analyze(load_module(path, module=module), fused_attention, backend=backend)
+    ``backend`` and ``rules`` as `analyze` takes them; bad input raises `HespasError` as
+    `load_module` does. For callers that hold no `Module` (`bench/memory.py`, scripts)."""
+    return analyze(load_module(path, module=module), fused_attention, backend=backend,
+                   rules=rules)

@@ -25,6 +25,11 @@
   which updates a copy of it in place (copy insertion, ``xla/service/copy_insertion.cc``: the
   measured ResNet steps' ``loop_broadcast_maximum_fusion{1}``, f16[256,112,112,64], copied by
   ``copy.181`` for ``input_scatter_fusion``).
+- Whole-parameter layout copies (`layout_chains`, the entry function only): an entry parameter
+  that layout assignment gives a GEMM operand's layout through slices and a
+  ``dynamic_update_slice`` chain is copied into that layout before its first GEMM, and the copy
+  lives until the last kernel reading or updating the chain (the measured decode step's KV
+  caches: two cache-sized temporaries in XLA's buffer assignment).
 """
 
 from __future__ import annotations
@@ -35,6 +40,7 @@ from typing import Callable
 from hespas_py.estimate.fusion.convolution import CONV_BACKWARD_FILTER, CONV_FORWARD, \
     conv_kind, padded_input
 from hespas_py.estimate.fusion.kernel import Kind
+from hespas_py.estimate.fusion.layout_chains import chain_copies
 from hespas_py.estimate.fusion.planner import Planner
 from hespas_py.mlir.ops import TensorType
 
@@ -57,11 +63,12 @@ class AddedBuffer:
 
 
 def added_buffers(planner: Planner, position: Callable[[int], int],
-                  death: dict[int, int]) -> list[AddedBuffer]:
+                  death: dict[int, int], entry: bool = False) -> list[AddedBuffer]:
     """The buffers the rewrites add to the scope ``planner`` planned. ``position``: a kernel's
     (planner group's) place in the schedule; ``death``: per temporary, the last position that
     reads it, shortened here for a padded value: it lives until its other readers and its
-    first pad, and not at all when no other kernel reads it and a loop kernel writes it."""
+    first pad, and not at all when no other kernel reads it and a loop kernel writes it;
+    ``entry``: the scope is the entry function (whole-parameter layout copies)."""
     def when(i: int) -> list[int]:
         return [position(g) for g in planner.node_groups[i]]
 
@@ -75,7 +82,25 @@ def added_buffers(planner: Planner, position: Callable[[int], int],
             del death[key]
         else:
             death[key] = max(position(writer), min(position(g) for g in groups), *rest)
-    return [*pads, *scatter_inits(planner, when)]
+    return [*pads, *scatter_inits(planner, when), *_layout_copies(planner, position, death)
+            ] if entry else [*pads, *scatter_inits(planner, when)]
+
+
+def _layout_copies(planner: Planner, position: Callable[[int], int],
+                   death: dict[int, int]) -> list[AddedBuffer]:
+    """The whole-parameter layout copies of the entry scope (see the module docstring); the
+    chain's ``dynamic_update_slice`` results are updates of the copy in place (their own
+    buffers are dropped from ``death``)."""
+    if not planner.rules.cublas_operand_layouts:
+        return []
+    added = []
+    for chain in chain_copies(planner):
+        for key in chain.updated:
+            death.pop(key, None)
+        added.append(AddedBuffer("copy", planner.scope.types[chain.source],
+                                 position(chain.first),
+                                 max(position(g) for g in {chain.first, *chain.readers})))
+    return added
 
 
 def padded_inputs(planner: Planner, time: Callable[[int], list[int]]

@@ -2,8 +2,9 @@
 bytes of them live at once.
 
 A scope (a function body, a ``while`` body or condition, a ``case`` branch) is flattened and fused
-as the ``fused_roofline`` estimator plans it (`hespas_py.estimate.fusion`; for XLA:CPU with its
-fusion's differences, `FusionPasses`, below): calls are
+as the ``fused_roofline`` estimator plans it (`hespas_py.estimate.fusion`, with the GPU rewrites
+of the hardware, `GpuRules`, as `hespas_py.memory.analysis.memory_rules` picks them; for XLA:CPU
+with its fusion's differences, `FusionPasses`, below): calls are
 inlined, ``reshape``/``bitcast`` are views of their operand, scalar and splat constants fold into
 their users, and a value fused into its consumer kernel never exists in memory. A value a kernel
 writes (`Planner.materialized`) is one buffer, live from its writer kernel to the last kernel that
@@ -67,6 +68,7 @@ from typing import Collection, Iterator, Sequence
 from hespas_py.dag import Dag
 from hespas_py.estimate.fusion.kernel import Kind
 from hespas_py.estimate.fusion.planner import Planner
+from hespas_py.estimate.fusion.rules import GpuRules
 from hespas_py.estimate.fusion.scope import IN_PLACE, OpClass, Scope
 from hespas_py.memory.backend import FAMILY, XLA_GPU, Backend, sliced_state
 from hespas_py.memory.gpu_buffers import added_buffers
@@ -84,16 +86,19 @@ _IN_PLACE = IN_PLACE | {"scatter"}
 def scope_peak(ops: Sequence[Op], args: Sequence[int], arg_types: Sequence[TensorType],
                outputs: Collection[int], fused_attention: bool = False,
                output_slots: Sequence[int] = (), combine: Thresholds = DEFAULT_COMBINE,
-               backend: Backend = XLA_GPU) -> ScopePeak:
+               backend: Backend = XLA_GPU, rules: GpuRules = GpuRules(),
+               entry: bool = False) -> ScopePeak:
     """Peak temporaries of ``ops`` (one scope, program order) with arguments ``args`` (SSA ids
     and types); ``outputs``: SSA ids read after the scope (not temporaries; the scope's own
     returned values never are).
 
     ``output_slots``: the returned values (SSA ids, one per output buffer) whose buffers
     temporaries may borrow before the value is written (`borrow_output_buffers`); ``combine``:
-    the collective combiners' thresholds; ``backend``: the compiler's properties."""
+    the collective combiners' thresholds; ``backend``: the compiler's properties; ``rules``:
+    XLA:GPU's rewrites that change which values its kernels write (`GpuRules`); ``entry``: the
+    scope is the entry function (`added_buffers`)."""
     walk = _Walk(ops, args, arg_types, outputs, fused_attention, itertools.count(), combine,
-                 backend)
+                 backend, rules, entry)
     return walk.peak(output_slots)
 
 
@@ -121,18 +126,21 @@ class _Walk:
 
     def __init__(self, ops: Sequence[Op], args: Sequence[int], arg_types: Sequence[TensorType],
                  outputs: Collection[int], fused_attention: bool, fresh: Iterator[int],
-                 combine: Thresholds, backend: Backend) -> None:
+                 combine: Thresholds, backend: Backend, rules: GpuRules,
+                 entry: bool = False) -> None:
         self.fresh = fresh
         self.fused_attention = fused_attention
         self.combine = combine
         self.backend = backend
+        self.rules = rules
+        self.entry = entry
         self.sliced_state: dict[int, set[int]] = {}  # per while node, `sliced_state`
         keys = {a: next(fresh) for a in args}
         self.scope = Scope(ops, keys, fresh)
         self.scope.types.update((keys[a], t) for a, t in zip(args, arg_types))
         self.outputs = {self.scope.env[v] for v in outputs if v in self.scope.env}
         self.outputs.update(self.scope.returned)
-        self.planner = Planner(self.scope, self.outputs, fused_attention, passes=backend.fusion)
+        self.planner = Planner(self.scope, self.outputs, fused_attention, rules, backend.fusion)
         self.planner.fuse()
 
     def peak(self, output_slots: Sequence[int] = ()) -> ScopePeak:
@@ -260,7 +268,7 @@ class _Walk:
                          Buffer(added.op, added.type.shape, added.type.dtype, added.type.nbytes,
                                 "temporary"))
                 for added in added_buffers(self.planner, lambda g: self.time_of[id(
-                    self.planner.groups[g])], death)]
+                    self.planner.groups[g])], death, self.entry)]
 
     def _f32_operands(self, death: dict[int, int]) -> list[Interval]:
         """The f32 copies of the 16-bit float operands of widened ops (`Backend.f32_ops`,
@@ -330,7 +338,7 @@ class _Walk:
     def _region_peak(self, region: Region) -> ScopePeak:
         returned = region.ops[-1].operands if region.ops else ()
         walk = _Walk(region.ops, region.args, region.arg_types, returned,
-                     self.fused_attention, self.fresh, self.combine, self.backend)
+                     self.fused_attention, self.fresh, self.combine, self.backend, self.rules)
         return walk.peak()
 
     def _buffer(self, interval: Interval) -> Buffer:

@@ -14,6 +14,8 @@ Keys produced (``trip_count`` is added by the reader): ``replica_groups`` (the d
 ``window_dilations``, ``dimensions``, ``slice_sizes``, ``callee``, ``call_target_name``,
 ``backend_config`` (a custom call's JSON configuration, as a dictionary),
 ``fusion_kind``, ``comparison_direction``, ``sort_dimension``, ``fft_length``, ``value``,
+``precision_config`` (a dot's or convolution's operand precisions, e.g. ``("DEFAULT",
+"HIGHEST")``),
 ``elements`` (a 1-D integer constant's elements, `_int_vector`),
 ``known_trip_count`` (a ``while``'s ``known_trip_count`` from XLA's backend config, given as
 its JSON text or as a dictionary in ``backend_config`` or ``mhlo.backend_config``).
@@ -87,6 +89,11 @@ def _struct(class_name: str, fields: tuple[str, ...]) -> Callable[[ir.Attribute]
 
 def _enum(class_name: str) -> Callable[[ir.Attribute], str]:
     return lambda attr: _cast(attr, class_name).value
+
+
+def _precisions(attr: ir.Attribute) -> tuple[str, ...]:
+    """A ``precision_config`` array (``[DEFAULT, HIGHEST]``) as its operand precisions' names."""
+    return tuple(_cast(element, "PrecisionAttr").value for element in ir.ArrayAttr(attr))
 
 
 def _value(attr: ir.Attribute) -> Any:
@@ -182,8 +189,11 @@ _SPECS: dict[str, _Spec] = {
     "collective_permute": (("source_target_pairs", "source_target_pairs", _rows),),
     "all_reduce": (),
     "collective_broadcast": (),
-    "dot_general": (("dot_dimension_numbers", "dot_dimension_numbers", _DOT),),
+    "dot_general": (("dot_dimension_numbers", "dot_dimension_numbers", _DOT),
+                    ("precision_config", "precision_config", _precisions)),
+    "dot": (("precision_config", "precision_config", _precisions),),
     "convolution": (
+        ("precision_config", "precision_config", _precisions),
         ("dimension_numbers", "dimension_numbers", _CONV),
         ("feature_group_count", "feature_group_count", _value),
         ("batch_group_count", "batch_group_count", _value),

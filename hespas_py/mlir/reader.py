@@ -54,7 +54,8 @@ from hespas_py.mlir.bindings import generic_op_views, ir
 from hespas_py.mlir.meshes import read_meshes
 from hespas_py.mlir.ops import MODELED_DIALECTS, Function, Module, Op, TensorType, dialect, op_names
 from hespas_py.mlir.shares import Borrowing, ShareDecoder, ShareEncoder
-from hespas_py.mlir.source import ParsedModule, entry_name, module_name, parse_file, parse_modules
+from hespas_py.mlir.source import (ModuleSource, ParsedModule, ParserFailed, entry_name,
+                                   module_name, module_sources, parse, pick_source)
 from hespas_py.mlir.walk import FunctionWalk, OutlineWalk
 
 log = logging.getLogger(__name__)
@@ -75,16 +76,35 @@ def load_module(path: str | Path, *, outline: bool = False, module: int | None =
 
     ``outline``: read op names and nesting only (see the module docstring).
     """
-    with gc_paused(), generic_op_views():
-        return _read(parse_file(path, module), outline)
+    return _load(pick_source(path, module), outline)
 
 
 def load_modules(path: str | Path, *, outline: bool = False) -> Iterator[Module]:
     """Every module of ``path`` in file order (one for most files), each read when asked for."""
-    for parsed in parse_modules(path):
-        with gc_paused(), generic_op_views():
-            read = _read(parsed, outline)
-        yield read
+    for source in module_sources(path):
+        yield _load(source, outline)
+
+
+def _load(source: ModuleSource, outline: bool) -> Module:
+    """Read one module and print its warnings; one the parser fails on (or any, once it failed in
+    this process) is read in a fresh process (`hespas_py.mlir.isolated`)."""
+    try:
+        parsed = parse(source)
+    except ParserFailed:
+        from hespas_py.mlir.isolated import read_isolated
+
+        module = read_isolated(source, outline)
+    else:
+        module = read_parsed(parsed, outline)
+    for warning in module.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
+    return module
+
+
+def read_parsed(parsed: ParsedModule, outline: bool) -> Module:
+    """The plain-Python `Module` of a parsed one (its warnings not printed)."""
+    with gc_paused(), generic_op_views():
+        return _read(parsed, outline)
 
 
 def _read(parsed: ParsedModule, outline: bool) -> Module:
@@ -99,8 +119,6 @@ def _read(parsed: ParsedModule, outline: bool) -> Module:
     except UnreadableAttribute as error:
         raise HespasError(f"{name}: {error}") from None
     warnings = (*parsed.warnings, *_dialect_warnings(name, functions.values(), parsed.unregistered))
-    for warning in warnings:
-        print(f"warning: {warning}", file=sys.stderr)
     attributes = module.operation.attributes
     entry = entry_name(name, {f.name: f.public for f in functions.values()})
     return Module(

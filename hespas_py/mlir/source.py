@@ -8,11 +8,18 @@ StableHLO. Anything else must be UTF-8 MLIR text.
 
 What other frontends write is read too:
 
-* A module that uses a dialect we do not register (a foreign attribute such as
-  ``#ttcore.meshes<...>``, an op of another toolchain) is parsed a second time with unregistered
-  dialects allowed; `ParsedModule.unregistered` names the dialects the parser complained about.
+* Unregistered dialects are allowed (a foreign attribute such as ``#ttcore.meshes<...>``, an op
+  of another toolchain); `ParsedModule.unregistered` names those the text's attributes and types
+  use (``#name.``, ``!name<``: a scan of the text, not of bytecode).
 * Text after the module's closing brace that is not MLIR (a dump's end banner, a log line) is
   cut off; `ParsedModule.warnings` names the line it starts on.
+
+A parse that fails is never followed by another native parse in the same process: a malformed
+file can leave the parser's memory corrupt (an unclosed ``sdy.manual_computation`` region does on
+jaxlib 0.10 to 0.12, and the next context created aborts the process). `parse` raises
+`ParserFailed` then, and so does every later `parse` of the process; what failed is parsed again,
+trailer cut included (``after_failure``), only in a process that may die:
+`hespas_py.mlir.isolated`. docs/mlir_parsing.md says why.
 * A text file of several modules separated by lines that start with ``// -----`` (MLIR's
   split-input-file convention, which IR dumps' ``// -----// IR Dump After ...`` banners follow) is
   read one module at a time: module ``N`` (from 1) is labelled ``<file>#N`` in every message, and
@@ -26,7 +33,7 @@ import re
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator, Mapping
+from typing import Callable, Mapping, NoReturn
 
 from hespas_py.errors import HespasError
 from hespas_py.mlir.bindings import ir, make_context, stablehlo
@@ -36,9 +43,9 @@ GZIP_MAGIC = b"\x1f\x8b"
 #: A line starting with this separates two modules of one text file (``mlir-opt
 #: -split-input-file``'s marker); the rest of that line is a comment.
 SPLIT_MARKER = "// -----"
-# What MLIR says when it meets a dialect it was not given (ops, attributes and types).
-_UNREGISTERED = ("unregistered dialect", "Dialect `", "is unknown", "allowUnregisteredDialects")
-_DIALECT_IN_MESSAGE = re.compile(r"Dialect `(\w+)'|#\"(\w+)\"|!\"(\w+)\"|custom op '(\w+)\.")
+#: Where an attribute or a type names its dialect in MLIR text: ``#name.``/``#name<`` and
+#: ``!name.``/``!name<`` (two patterns with a literal first character: scanned at memchr speed).
+_DIALECT_PREFIXES = (re.compile(r"#(\w+)[.<]"), re.compile(r"!(\w+)[.<]"))
 #: Where MLIR puts the module it wraps around top-level ops that are not a single module.
 _IMPLICIT_MODULE_LOCATION = 'loc("-":0:0)'
 #: Characters of an ignored trailer quoted in its warning.
@@ -66,20 +73,35 @@ class ParsedModule:
     warnings: tuple[str, ...] = ()
 
 
+class ParserFailed(HespasError):
+    """The MLIR parser failed on a module in this process, now or earlier: this process parses
+    nothing more (see the module docstring); `hespas_py.mlir.isolated` reads the module elsewhere."""
+
+
+#: Label of the module the parser failed on in this process (None: it never failed here).
+_failed_on: str | None = None
+
+
 @dataclass(frozen=True)
-class _Source:
-    """One module's worth of a file: its label and its bytes (bytecode) or text (padded with the
-    newlines before it, so that the parser's line numbers are the file's)."""
+class ModuleSource:
+    """One module's worth of a file, unparsed: its label and its bytes (bytecode) or text
+    (padded with the newlines before it, so that the parser's line numbers are the file's)."""
 
     label: str
     data: str | bytes
 
 
 def parse_file(path: str | Path, module: int | None = None) -> ParsedModule:
-    """Parse module ``module`` (from 1) of ``path``, or its only module when ``module`` is None;
-    raise `HespasError` naming the file and the problem (the MLIR diagnostic when parsing fails,
-    the module count when the file holds several and none was chosen)."""
-    sources = _sources(path)
+    """Parse module ``module`` (from 1) of ``path``, or its only module when ``module`` is None
+    (`pick_source`, `parse`)."""
+    return parse(pick_source(path, module))
+
+
+def pick_source(path: str | Path, module: int | None = None) -> ModuleSource:
+    """Module ``module`` (from 1) of ``path``, or its only one when ``module`` is None;
+    `HespasError` naming the file and the problem (the module count when the file holds several
+    and none was chosen)."""
+    sources = module_sources(path)
     count = len(sources)
     if module is None and count > 1:
         raise HespasError(f"{path}: holds {count} modules (separated by '{SPLIT_MARKER}' lines); "
@@ -87,13 +109,7 @@ def parse_file(path: str | Path, module: int | None = None) -> ParsedModule:
     if module is not None and not 1 <= module <= count:
         raise HespasError(f"{path}: no module {module}: the file holds {count} "
                           f"module{'s' if count > 1 else ''}")
-    return _parse(sources[(module or 1) - 1])
-
-
-def parse_modules(path: str | Path) -> Iterator[ParsedModule]:
-    """Every module of ``path`` in file order, each parsed when asked for."""
-    for source in _sources(path):
-        yield _parse(source)
+    return sources[(module or 1) - 1]
 
 
 def module_label(path: str | Path, index: int) -> str:
@@ -109,8 +125,8 @@ def split_label(label: str) -> tuple[str, int | None]:
     return label, None
 
 
-def _sources(path: str | Path) -> list[_Source]:
-    """The modules of a file, unparsed (`_Source`); `HespasError` if it cannot be read."""
+def module_sources(path: str | Path) -> list[ModuleSource]:
+    """The modules of a file in file order, unparsed; `HespasError` if it cannot be read."""
     name = str(path)
     try:
         data = Path(path).read_bytes()
@@ -126,7 +142,7 @@ def _sources(path: str | Path) -> list[_Source]:
         except (OSError, EOFError, zlib.error) as exc:
             raise HespasError(f"{name}: corrupt gzip stream ({exc})") from None
     if data.startswith(BYTECODE_MAGIC):
-        return [_Source(name, data)]
+        return [ModuleSource(name, data)]
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -137,8 +153,8 @@ def _sources(path: str | Path) -> list[_Source]:
         raise HespasError(f"{name}: empty file")
     parts = _split(text)
     if len(parts) == 1:
-        return [_Source(name, parts[0])]
-    return [_Source(module_label(name, i), part) for i, part in enumerate(parts, 1)]
+        return [ModuleSource(name, parts[0])]
+    return [ModuleSource(module_label(name, i), part) for i, part in enumerate(parts, 1)]
 
 
 def _split(text: str) -> list[str]:
@@ -171,51 +187,112 @@ def _only_comments(text: str) -> bool:
     return all(not line.strip() or line.lstrip().startswith("//") for line in text.splitlines())
 
 
-def _parse(source: _Source) -> ParsedModule:
-    """Parse one module (`_parse_leniently` when the parser refuses it); deserialize VHLO."""
-    context = make_context()
+def parse(source: ModuleSource, *,
+          after_failure: Callable[[str], object] | None = None) -> ParsedModule:
+    """Parse one module (unregistered dialects allowed); deserialize VHLO.
+
+    When the parser fails: `ParserFailed`, and every later call of this process raises it too.
+    Given ``after_failure`` (only in a process that may die, `hespas_py.mlir.isolated`), the
+    parser's one-line diagnostic goes to it first; then the text is cut after the module when what
+    failed is a trailer (`_without_trailer`), else `HespasError` with that message.
+    """
+    if _failed_on is not None and after_failure is None:
+        raise ParserFailed(f"{source.label}: not parsed in this process: the MLIR parser failed "
+                           f"on {_failed_on} before")
+    if isinstance(source.data, str):
+        _refuse_unbounded(source)
+    context = make_context(allow_unregistered_dialects=True)
     try:
-        parsed = ParsedModule(ir.Module.parse(source.data, context), context, source.label)
+        module = ir.Module.parse(source.data, context)
     except ir.MLIRError as error:
-        parsed = _parse_leniently(source, error)
-    if isinstance(source.data, bytes) and _is_vhlo(parsed.module):
-        try:
-            module = stablehlo.deserialize_portable_artifact(parsed.context, source.data)
-        except (ir.MLIRError, RuntimeError, ValueError) as error:
-            raise HespasError(f"{source.label}: cannot deserialize the VHLO portable artifact: "
-                              f"{_one_line(error)}") from None
-        parsed = ParsedModule(module, parsed.context, source.label, parsed.unregistered)
-    return parsed
+        if after_failure is None:
+            _refuse_more(source.label, "the MLIR parser")
+        problem = _describe(error)
+        after_failure(problem)
+        return _parse_leniently(source, f"{source.label}: {problem}", error, context)
+    if isinstance(source.data, bytes):
+        if _is_vhlo(module):
+            module = _deserialized(source, context, retry=after_failure is not None)
+        return ParsedModule(module, context, source.label)
+    return ParsedModule(module, context, source.label, _unregistered(source.data, context))
 
 
-def _parse_leniently(source: _Source, error: ir.MLIRError) -> ParsedModule:
-    """Parse a module the parser refused with ``error``: again with unregistered dialects allowed
-    when it named one it does not know; then, for text, without a trailer that is not MLIR
-    (`_without_trailer`). `HespasError` with the last diagnostic when that fails too."""
+def _deserialized(source: ModuleSource, context: ir.Context, retry: bool) -> ir.Module:
+    """The StableHLO module of a VHLO portable artifact (failures as `parse` treats them)."""
+    try:
+        return stablehlo.deserialize_portable_artifact(context, source.data)
+    except (ir.MLIRError, RuntimeError, ValueError) as error:
+        if not retry:
+            _refuse_more(source.label, "the VHLO deserializer")
+        raise HespasError(f"{source.label}: cannot deserialize the VHLO portable artifact: "
+                          f"{_one_line(error)}") from None
+
+
+def _refuse_unbounded(source: ModuleSource) -> None:
+    """`HespasError` for text the parser would spend memory without bound on before failing: a
+    convolution's dimension numbers (``[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]``) whose spatial
+    index is not below its list's length (the verifier's rule) make StableHLO's parser size a
+    vector by that index (2^31: 17 GB, then an error message as long). Scanned only around
+    ``]x[``, so a module without convolutions pays one string search."""
+    text = source.data
+    assert isinstance(text, str)
+    at = text.find("]x[")
+    while at >= 0:
+        match = _CONV_DIMENSIONS.match(text, text.rfind("[", 0, at), at + 400)
+        if match is not None:
+            for entries in match.groups():
+                names = [e.strip() for e in entries.split(",")]
+                for name in names:
+                    if name.isdigit() and int(name) >= len(names):
+                        line = text.count("\n", 0, at) + 1
+                        raise HespasError(f"{source.label}: line {line}: convolution dimension "
+                                          f"{name[:20]} out of range in [{entries[:60]}]")
+        at = text.find("]x[", at + 3)
+
+
+#: A convolution's dimension numbers: three lists of ``b``, ``f``, ``i``, ``o`` and indices.
+_CONV_DIMENSIONS = re.compile(r"\[([^\[\]]*)\]x\[([^\[\]]*)\]->\[([^\[\]]*)\]")
+
+
+def _refuse_more(label: str, what: str) -> NoReturn:
+    """`ParserFailed` for ``label``, and for every later `parse` of this process."""
+    global _failed_on
+    _failed_on = label
+    raise ParserFailed(f"{label}: {what} failed on it") from None
+
+
+def _unregistered(text: str, context: ir.Context) -> tuple[str, ...]:
+    """Dialects the context does not know that ``text``'s attributes or types name, once each."""
+    names = dict.fromkeys(name for pattern in _DIALECT_PREFIXES for name in pattern.findall(text))
+    return tuple(name for name in names if not _registered(context, name))
+
+
+def _registered(context: ir.Context, dialect: str) -> bool:
+    try:
+        context.get_dialect_descriptor(dialect)  # neither loads nor imports the dialect's module
+    except ValueError:
+        return False
+    return True
+
+
+def _parse_leniently(source: ModuleSource, message: str, error: ir.MLIRError,
+                     context: ir.Context) -> ParsedModule:
+    """Parse a text the parser refused with ``error`` without a trailer that is not MLIR
+    (`_without_trailer`); `HespasError` with ``message`` (the diagnostic) when that fails too."""
     label, data = source.label, source.data
-    context, unregistered, first_position = make_context(), (), _error_position(error)
-    if _mentions_unregistered(error):
-        unregistered = _dialects_named(error)
-        context = make_context(allow_unregistered_dialects=True)
-        try:
-            return ParsedModule(ir.Module.parse(data, context), context, label, unregistered)
-        except ir.MLIRError as second_error:
-            error = second_error
     cut = _without_trailer(data, error, context) if isinstance(data, str) else None
     if cut is None:
-        raise HespasError(f"{label}: {_describe(error)}")
-    module, trailer_line, trailer = cut
-    if first_position is not None and first_position[0] >= trailer_line:
-        unregistered = ()  # the "dialect" was the trailer's first word
+        raise HespasError(message)
+    module, trailer_line, trailer, kept = cut
     quoted = trailer if len(trailer) <= _QUOTED else trailer[:_QUOTED] + "..."
     note = f"{label}: line {trailer_line}: ignored the text after the module ({quoted!r})"
-    return ParsedModule(module, context, label, unregistered, (note,))
+    return ParsedModule(module, context, label, _unregistered(kept, context), (note,))
 
 
 def _without_trailer(text: str, error: ir.MLIRError,
-                     context: ir.Context) -> tuple[ir.Module, int, str] | None:
+                     context: ir.Context) -> tuple[ir.Module, int, str, str] | None:
     """When ``error`` is about text after a complete ``module { ... }``: that module, the line the
-    text starts on and that line; None otherwise.
+    text starts on, that line and the text kept; None otherwise.
 
     The parser stops at (or just after) the first token it cannot take, so the module ends at
     the error's position or before the start of its line; whichever cut parses as an explicit
@@ -245,7 +322,7 @@ def _without_trailer(text: str, error: ir.MLIRError,
             continue
         skipped = len(rest) - len(rest.lstrip())
         first_line = text.count("\n", 0, cut + skipped) + 1
-        return module, first_line, rest.lstrip().partition("\n")[0].rstrip()
+        return module, first_line, rest.lstrip().partition("\n")[0].rstrip(), text[:cut]
     return None
 
 
@@ -263,19 +340,6 @@ def _error_position(error: ir.MLIRError) -> tuple[int, int] | None:
 def _is_vhlo(module: ir.Module) -> bool:
     """Whether the module's ops are in the versioned VHLO dialect (a portable artifact)."""
     return any(op.operation.name.startswith("vhlo.") for op in module.body.operations)
-
-
-def _mentions_unregistered(error: ir.MLIRError) -> bool:
-    return any(marker in d.message for d in error.error_diagnostics for marker in _UNREGISTERED)
-
-
-def _dialects_named(error: ir.MLIRError) -> tuple[str, ...]:
-    """The dialect names the diagnostics complain about, once each."""
-    found: dict[str, None] = {}
-    for diagnostic in error.error_diagnostics:
-        for match in _DIALECT_IN_MESSAGE.finditer(diagnostic.message):
-            found.setdefault(next(g for g in match.groups() if g), None)
-    return tuple(found)
 
 
 def _describe(error: ir.MLIRError) -> str:

@@ -9,6 +9,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from hespas_py.chakra.files import SYMMETRIC_FILE
 from hespas_py.errors import HespasError
 from hespas_py.sim.result import DeviceResult, SimResult
 
@@ -76,6 +77,11 @@ def run_astra_sim(binary: str | Path, inputs: AstraSimInputs, num_npus: int,
     It runs in a scratch directory, where its ``log/`` folder (ASTRA-sim's default logging
     folder) goes and is removed with it.
     """
+    manifest = Path(f"{inputs.workload}.0.et").parent / SYMMETRIC_FILE
+    if manifest.is_file():
+        raise HespasError(f"{inputs.workload}: a symmetric trace set ({manifest.name}: one trace "
+                          "for every device) has no trace per NPU for ASTRA-sim; simulate it "
+                          "with the built-in simulator")
     command = [str(Path(binary).resolve()) if os.sep in str(binary) else str(binary),
                *inputs.arguments()]
     try:

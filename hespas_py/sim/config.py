@@ -12,7 +12,7 @@ from typing import Any, Mapping
 from hespas_py.chakra.files import COMM_GROUP_FILE, TRACE_PREFIX
 from hespas_py.errors import HespasError, unknown_preset
 from hespas_py.resources import shipped
-from hespas_py.sim.inputs import load_network, load_remote_memory, load_system
+from hespas_py.sim.inputs import check_setup, load_network, load_remote_memory, load_system
 from hespas_py.sim.machine import RemoteMemoryConfig, SystemSetup
 from hespas_py.sim.result import SimResult
 from hespas_py.sim.simulate import simulate
@@ -42,7 +42,9 @@ def load_setup(files: Mapping[str, Path | None]) -> SystemSetup:
     `system_files` or `resolve_system_files` give them); an absent remote_memory.json means no
     memory expansion."""
     remote = files["remote_memory.json"]
-    return SystemSetup(load_network(files["network.yml"]), load_system(files["system.json"]),
+    network, system = load_network(files["network.yml"]), load_system(files["system.json"])
+    check_setup(system, network, str(files["system.json"]))
+    return SystemSetup(network, system,
                        load_remote_memory(remote) if remote is not None else RemoteMemoryConfig(),
                        files["system.json"].parent)
 

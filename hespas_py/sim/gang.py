@@ -22,6 +22,7 @@ from typing import Mapping, Sequence
 from hespas_py.chakra.schema import NodeType
 from hespas_py.sim.machine import NetworkConfig, SystemConfig
 from hespas_py.sim.network import EventQueue, Network
+from hespas_py.sim.columns import of_traces
 from hespas_py.sim.replicate import CollectiveTimes
 from hespas_py.sim.result import SimResult
 from hespas_py.sim.symmetry import group_layouts
@@ -114,7 +115,7 @@ def run_gang(traces: Sequence[Trace], plan: tuple[list[Trace], list[dict[int, in
     from hespas_py.sim.prefetch import prefetch
 
     alone, ordinals, layouts = plan
-    times = CollectiveTimes(alone, layouts, system, network, groups)
+    times = CollectiveTimes(of_traces(alone), layouts, system, network, groups)
     prefetch(times)
     queue = EventQueue()
     net = Network(network, queue)

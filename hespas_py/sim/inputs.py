@@ -17,7 +17,7 @@ from typing import Any, Mapping
 
 import yaml
 
-from hespas_py.checks import Number
+from hespas_py.checks import Number, shown
 from hespas_py.errors import HespasError
 from hespas_py.mlir.meshes import MAX_DEVICES
 from hespas_py.sim.machine import (ALGORITHMS, IMPLEMENTATION_KEYS, TOPOLOGIES, Algorithm,
@@ -68,14 +68,23 @@ LATENCY = Number(0, 1e12)
 SYSTEM_NUMBERS: Mapping[str, Number] = {
     "endpoint-delay": Number(0, 1e12),
     "active-chunks-per-dimension": Number(1, 1 << 16, integer=True),
-    # Every collective becomes this many chunks on every NPU (0: ASTRA-sim's own crash); 4,096
-    # took ResNet-50's step on 4 NPUs 2 minutes.
-    "preferred-dataset-splits": Number(0, 1 << 8, integer=True,
+    # Every collective becomes this many chunks on every NPU (0, ASTRA-sim's default, crashes it
+    # on the first collective: the key is required); 4,096 took ResNet-50's step on 4 NPUs 2 min.
+    "preferred-dataset-splits": Number(1, 1 << 8, integer=True,
                                        why_high="chunks per collective, bounded to keep the "
                                                 "simulation's work in check"),
     "local-mem-bw": Number(0, 1e9),
     "peak-perf": Number(0, 1e9),
+    # Read by ASTRA-sim as numbers (a string aborts it), unused by its analytical backend here.
+    "local-reduction-delay": Number(0, 1e12),
+    **{key: Number(0, 1e12) for key in ("L", "o", "g", "G")},
 }
+#: Keys ASTRA-sim reads as on/off with ``value != 0`` (nlohmann::json: every value but the number
+#: 0 is "on", JSON ``false`` included); accepted as 0, 1 or true.
+SYSTEM_FLAGS = ("roofline-enabled", "replay-only", "trace-enabled")
+#: Keys a system.json must give: ASTRA-sim's default for each crashes it on first use (an empty
+#: algorithm list, 0 dataset splits).
+REQUIRED_SYSTEM_KEYS = (*IMPLEMENTATION_KEYS.values(), "preferred-dataset-splits")
 
 
 def _number_list(path: Path, doc: Mapping, key: str, rule: Number) -> tuple:
@@ -85,6 +94,31 @@ def _number_list(path: Path, doc: Mapping, key: str, rule: Number) -> tuple:
     for i, item in enumerate(value):
         rule.check(item, str(path), f"{key}[{i}]")
     return tuple(value)
+
+
+def flag(path: Path, doc: Mapping, key: str) -> bool:
+    """``doc[key]`` (off when absent) of a `SYSTEM_FLAGS` key: 0, 1 or true; `HespasError`
+    otherwise (``false`` included, which ASTRA-sim reads as on)."""
+    value = doc.get(key, 0)
+    if value is True or (type(value) is int and value in (0, 1)):
+        return bool(value)
+    if value is False:
+        raise HespasError(f"{path}: '{key}': false turns it ON in ASTRA-sim (it tests value != 0); "
+                          "write 0 or 1")
+    raise HespasError(f"{path}: '{key}' must be 0 or 1, got {shown(value)}")
+
+
+def check_setup(system: SystemConfig, network: NetworkConfig, source: str) -> None:
+    """`HespasError` naming ``source`` when a collective's algorithm list is longer than the
+    network has dimensions (ASTRA-sim asserts): checked as a system folder is read, before gen
+    writes anything, and again by `hespas_py.sim.simulate.simulate` for configurations built
+    in code."""
+    dims = len(network.npus_count)
+    for collective, algorithms in system.implementations.items():
+        if len(algorithms) > dims:
+            raise HespasError(f"{source}: '{IMPLEMENTATION_KEYS[collective]}' lists "
+                              f"{len(algorithms)} algorithms for a {dims}-dimensional network "
+                              "(ASTRA-sim asserts)")
 
 
 def check_network(network: NetworkConfig, source: str) -> NetworkConfig:
@@ -168,6 +202,10 @@ def system_from_dict(doc: Mapping, path: Path) -> SystemConfig:
     if optimization not in ("baseline", "localBWAware"):
         raise HespasError(f"{path}: unknown collective-optimization {optimization!r} "
                           "(baseline or localBWAware)")
+    for key in SYSTEM_NUMBERS.keys() & doc.keys():  # those only checked, too
+        _number(path, doc, key, 0)
+    for key in SYSTEM_FLAGS:
+        flag(path, doc, key)
     implementations = {}
     for collective, key in IMPLEMENTATION_KEYS.items():
         if key not in doc:
@@ -180,6 +218,10 @@ def system_from_dict(doc: Mapping, path: Path) -> SystemConfig:
         except ValueError as exc:
             raise HespasError(f"{path}: '{key}': unknown collective algorithm {exc.args[0]!r} "
                               f"(use {', '.join(ALGORITHMS)})") from None
+    missing = [key for key in REQUIRED_SYSTEM_KEYS if key not in doc]
+    if missing:
+        raise HespasError(f"{path}: no {', '.join(repr(k) for k in missing)} (ASTRA-sim's default "
+                          f"crashes it on the first collective)")
     return SystemConfig(
         scheduling_policy=policy,
         collective_optimization=optimization,
@@ -191,8 +233,8 @@ def system_from_dict(doc: Mapping, path: Path) -> SystemConfig:
         implementations=implementations,
         local_mem_bw=float(_number(path, doc, "local-mem-bw", _DEFAULTS.local_mem_bw)),
         peak_perf=float(_number(path, doc, "peak-perf", _DEFAULTS.peak_perf)),
-        roofline_enabled=bool(doc.get("roofline-enabled", _DEFAULTS.roofline_enabled)),
-        replay_only=bool(doc.get("replay-only", _DEFAULTS.replay_only)),
+        roofline_enabled=flag(path, doc, "roofline-enabled"),
+        replay_only=flag(path, doc, "replay-only"),
     )
 
 

@@ -76,6 +76,19 @@ class Network:
         self._entries: dict[tuple, list] = {}
         self._delays: dict[tuple, int] = {}
 
+    def route(self, src: int, dst: int) -> tuple[int, int]:
+        """(dimension, hops) of a message from ``src`` to ``dst``: what its time depends on
+        besides its size."""
+        for dim, (kind, count, stride, _, _) in enumerate(self._dims):
+            a, b = (src // stride) % count, (dst // stride) % count
+            if a == b:
+                continue
+            if kind == "Ring":
+                clockwise = (b - a) % count
+                return dim, min(clockwise, count - clockwise)
+            return dim, 2 if kind == "Switch" else 1
+        raise Rejected(f"ASTRA-sim exits: NPU {src} sends a message to itself")
+
     def delay(self, src: int, dst: int, size: int) -> int:
         """Nanoseconds a ``size``-byte message takes from ``src`` to ``dst``."""
         key = (src, dst, size)
@@ -84,18 +97,10 @@ class Network:
             return cached
         if size <= 0:
             raise Rejected("ASTRA-sim aborts: a 0-byte message (collective too small to split)")
-        for kind, count, stride, latency, bytes_per_ns in self._dims:
-            a, b = (src // stride) % count, (dst // stride) % count
-            if a == b:
-                continue
-            if kind == "Ring":
-                clockwise = (b - a) % count
-                hops = min(clockwise, count - clockwise)
-            else:
-                hops = 2 if kind == "Switch" else 1
-            result = self._delays[key] = int(hops * latency + size / bytes_per_ns)
-            return result
-        raise Rejected(f"ASTRA-sim exits: NPU {src} sends a message to itself")
+        dim, hops = self.route(src, dst)
+        _, _, _, latency, bytes_per_ns = self._dims[dim]
+        result = self._delays[key] = int(hops * latency + size / bytes_per_ns)
+        return result
 
     def send(self, src: int, dst: int, size: int, tag: int, handler) -> None:
         """Send; ``handler()`` (if any) runs when the message has arrived."""

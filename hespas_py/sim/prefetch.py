@@ -1,7 +1,7 @@
 """Collective durations of a replicated run, measured up front by forked processes.
 
 A replicated run (`hespas_py.sim.replicate`) times each distinct collective by simulating it on
-the whole machine, which on a machine of hundreds of NPUs is nearly all of its time. The
+its groups, which on a machine of hundreds of NPUs is nearly all of its time. The
 collectives issued after tick 0 are known before the replay starts, so on a big machine they are
 shared out to forked copies of this process (`hespas_py.forking`) and measured at once; the
 replay then finds them measured. A collective a child could not measure (it stopped, or the
@@ -40,7 +40,7 @@ def prefetch(times: CollectiveTimes) -> None:
     if jobs < 2 or times.network.num_npus < WORTH_IT_NPUS:
         return
     distinct = {}
-    nodes = times.traces[0].nodes
+    nodes = times.columns.trace.nodes
     for position in times.layouts:
         if nodes[position].ints.get("comm_type") in SIMULATED_COLLECTIVES:
             distinct.setdefault(times.key(position, at_start=False), position)

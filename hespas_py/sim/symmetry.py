@@ -1,92 +1,150 @@
 """When one NPU's replay can stand for every NPU's: the structural checks of a replicated run.
 
-The NPUs' traces must be identical but for the communicator group (``pg_name``) each collective
-names, hold only compute and collective nodes, and at every collective position the groups the
-NPUs name must partition the machine into groups of one size, each NPU in the group its own trace
-names (a whole-machine collective is the one-group partition). Traces are compared once per
-distinct trace (`Trace.digest`, then `Trace.shape`) and group layouts once per distinct layout.
+The NPUs' traces must be alike but for the communicator group each collective names and the peer
+of each send and receive (`hespas_py.sim.columns`), hold only compute, collective, send and
+receive nodes, and:
+
+- at every collective position the groups the NPUs name partition the machine into groups of one
+  size, each NPU in the group its own trace names (a whole-machine collective is the one-group
+  partition);
+- at every send position each NPU sends to another, every such message taking one time on the
+  network; every receive is matched, as ASTRA-sim matches them (tag, peers, size, in order), by
+  the send of its tag and size at one position of every trace, whose NPU sends to the receiving
+  one. So every NPU issues each send and receive at the tick NPU 0 does, and a receive completes
+  when NPU 0's own send of that position has had the message's time (`hespas_py.sim.shift`).
+
+Columns are checked once per distinct column, group layouts numbered once per distinct layout.
 """
 
 from __future__ import annotations
 
+from collections import Counter
+from dataclasses import dataclass
 from typing import Mapping, Sequence
 
 from hespas_py.chakra.schema import NodeType
+from hespas_py.sim.columns import Column, Columns, of_traces
 from hespas_py.sim.machine import NetworkConfig, SystemConfig
+from hespas_py.sim.network import Network
 from hespas_py.sim.trace import Trace
-from hespas_py.sim.workload import group_number
+from hespas_py.sim.workload import NATIVE_TAG_RANGE
 
-#: Group ids named at one position, one per distinct trace (None: the whole machine).
-Layout = tuple[int | None, ...]
-
-
-def _distinct(traces: Sequence[Trace]) -> tuple[list[Trace], list[int]]:
-    """The distinct traces (by digest) in order of first NPU, and per NPU its index among them."""
-    index: dict[bytes, int] = {}
-    distinct: list[Trace] = []
-    of_npu = []
-    for trace in traces:
-        number = index.get(trace.digest)
-        if number is None:
-            number = index[trace.digest] = len(distinct)
-            distinct.append(trace)
-        of_npu.append(number)
-    return distinct, of_npu
+_COLL, _SEND, _RECV = NodeType.COMM_COLL_NODE, NodeType.COMM_SEND_NODE, NodeType.COMM_RECV_NODE
+_SIMULATED = frozenset({NodeType.COMP_NODE, _COLL, _SEND, _RECV})
 
 
-def _partitions(layout: Layout, of_npu: list[int], groups: Mapping[int, tuple[int, ...]],
-                num_npus: int) -> bool:
-    """Whether the groups of ``layout`` partition the machine into groups of one size, each NPU
-    in the group its own trace names."""
-    named = set(layout)
+@dataclass(frozen=True)
+class SymmetricPlan:
+    """How NPU 0's replay stands for every NPU's.
+
+    Attributes:
+        layouts: per collective position, the number of its distinct group layout (the same
+            collective at two positions with one layout takes the same time).
+        sends: per send position, the ns its message takes.
+        receives: per receive position, the position of the send whose message it takes and
+            that message's ns.
+    """
+
+    layouts: dict[int, int]
+    sends: dict[int, int]
+    receives: dict[int, tuple[int, int]]
+
+
+def _partitions(column: Column, groups: Mapping[int, tuple[int, ...]]) -> bool:
+    """Whether the groups of ``column`` partition the machine into groups of one size, each
+    NPU in the group it names."""
+    named = Counter(column)
     if None in named:
         return len(named) == 1
-    owner: list[int | None] = [None] * num_npus
     sizes = set()
-    for gid in named:
+    for gid, count in named.items():
         members = groups.get(gid)
-        if members is None:
+        if members is None or len(members) != count or any(column[m] != gid for m in members):
             return False
-        sizes.add(len(members))
-        for npu in members:
-            if owner[npu] is not None:
-                return False
-            owner[npu] = gid
-    return len(sizes) == 1 and all(owner[npu] == layout[kind] for npu, kind in enumerate(of_npu))
+        sizes.add(count)
+    return len(sizes) == 1
+
+
+def _message_ns(column: Column, size: int, network: Network, sending: bool) -> int | None:
+    """The one time every NPU's message of ``size`` bytes to (or from) its peer in ``column``
+    takes, or None when they differ or an NPU is its own peer."""
+    times = set()
+    for npu, other in enumerate(column):
+        if other == npu or not 0 <= other < len(column):
+            return None
+        times.add(network.delay(npu, other, size) if sending else network.delay(other, npu, size))
+        if len(times) > 1:
+            return None
+    return times.pop()
+
+
+def symmetric_plan(columns: Columns, system: SystemConfig, network: NetworkConfig,
+                   groups: Mapping[int, tuple[int, ...]]) -> SymmetricPlan | None:
+    """The plan of a replicated run (module docstring), or None when NPU 0's replay cannot
+    stand for every NPU's."""
+    if any(a.name == "doubleBinaryTree" for algs in system.implementations.values() for a in algs):
+        return None
+    nodes = columns.trace.nodes
+    if any(node.type not in _SIMULATED for node in nodes):
+        return None
+    net = Network(network, None)
+    layouts: dict[int, int] = {}
+    numbers: dict[int, int | None] = {}
+    sends: dict[int, int] = {}
+    by_key: dict[tuple, list[int]] = {}
+    checked: dict[tuple, int | None] = {}
+    for position, node in enumerate(nodes):
+        if node.type == _COLL:
+            column = columns.values[position]
+            if id(column) not in numbers:
+                numbers[id(column)] = len(numbers) if _partitions(column, groups) else None
+            if numbers[id(column)] is None:
+                return None
+            layouts[position] = numbers[id(column)]
+        elif node.type == _SEND:
+            size = node.ints["comm_size"]
+            key = (id(columns.values[position]), size, True)
+            if key not in checked:
+                checked[key] = _message_ns(columns.values[position], size, net, True)
+            if checked[key] is None:
+                return None
+            sends[position] = checked[key]
+            by_key.setdefault((node.ints["comm_tag"] % NATIVE_TAG_RANGE, size), []).append(position)
+    receives = _receives(columns, sends, by_key)
+    return None if receives is None else SymmetricPlan(layouts, sends, receives)
+
+
+def _receives(columns: Columns, sends: dict[int, int],
+              by_key: dict[tuple, list[int]]) -> dict[int, tuple[int, int]] | None:
+    """Per receive position, its matching send position and time (None when a receive has no
+    send of its tag and size, or its source does not send to it there)."""
+    taken: Counter = Counter()
+    receives = {}
+    verified: set[tuple[int, int]] = set()
+    for position, node in enumerate(columns.trace.nodes):
+        if node.type != _RECV:
+            continue
+        key = (node.ints["comm_tag"] % NATIVE_TAG_RANGE, node.ints["comm_size"])
+        matching = by_key.get(key, [])
+        if taken[key] >= len(matching):
+            return None
+        send = matching[taken[key]]
+        taken[key] += 1
+        sources, targets = columns.values[position], columns.values[send]
+        if (id(sources), id(targets)) not in verified:
+            if any(targets[src] != npu for npu, src in enumerate(sources)):
+                return None
+            verified.add((id(sources), id(targets)))
+        receives[position] = (send, sends[send])
+    return receives
 
 
 def group_layouts(traces: Sequence[Trace], system: SystemConfig, network: NetworkConfig,
                   groups: Mapping[int, tuple[int, ...]]) -> dict[int, int] | None:
-    """Per collective position, the number of its distinct group layout (the same collective at
-    two positions with one layout takes the same time), or None when NPU 0's replay cannot
-    stand for every NPU's."""
-    if any(a.name == "doubleBinaryTree" for algs in system.implementations.values() for a in algs):
+    """Per collective position, the number of its distinct group layout, for traces of
+    computation and collectives only; None when NPU 0's replay cannot stand for every NPU's."""
+    columns = of_traces(traces)
+    if columns is None or any(node.type in (_SEND, _RECV) for node in columns.trace.nodes):
         return None
-    distinct, of_npu = _distinct(traces)
-    first = distinct[0]
-    if any(trace.shape != first.shape for trace in distinct[1:]):
-        return None
-    compute, collective = NodeType.COMP_NODE, NodeType.COMM_COLL_NODE
-    positions = []
-    for position, node in enumerate(first.nodes):
-        if node.type == collective:
-            positions.append(position)
-        elif node.type != compute:
-            return None
-    pg_names = [[trace.nodes[p].pg_name for p in positions] for trace in distinct]
-    ids: dict[str, int | None] = {}
-    numbers: dict[tuple[str, ...], int] = {}
-    layouts = {}
-    for position, names in zip(positions, zip(*pg_names)):
-        number = numbers.get(names)
-        if number is None:
-            try:
-                layout = tuple(ids[n] if n in ids else ids.setdefault(n, group_number(n))
-                               for n in names)
-            except ValueError:  # a pg_name that names no group: the full simulation reports it
-                return None
-            if not _partitions(layout, of_npu, groups, network.num_npus):
-                return None
-            number = numbers[names] = len(numbers)
-        layouts[position] = number
-    return layouts
+    plan = symmetric_plan(columns, system, network, groups)
+    return None if plan is None else plan.layouts

@@ -96,7 +96,8 @@ class Trace:
 
 def index_trace(path: Path, nodes: list[TraceNode], digest: bytes,
                 node_shapes: list[bytes] | None = None) -> Trace:
-    """Check and index decoded nodes (ids unique, parents present, something issuable);
+    """Check and index decoded nodes (ids unique, parents present, something issuable unless
+    there is nothing);
     ``node_shapes``: each node's `node_shape`, when known."""
     index = {}
     for position, node in enumerate(nodes):
@@ -112,8 +113,8 @@ def index_trace(path: Path, nodes: list[TraceNode], digest: bytes,
                                   "in the trace")
             children[parent_position].append(position)
     counts = tuple(len(node.deps) for node in nodes)
-    if 0 not in counts:
-        raise HespasError(f"{path}: no node is free of dependencies (empty trace or a cycle)")
+    if counts and 0 not in counts:  # an empty trace finishes at tick 0, as in ASTRA-sim
+        raise HespasError(f"{path}: no node is free of dependencies (a cycle)")
     if node_shapes is None:
         node_shapes = list(map(node_shape, nodes))
     return Trace(path, tuple(nodes), index, tuple(map(tuple, children)), counts, digest,
@@ -172,11 +173,17 @@ def load_traces(paths: list[Path]) -> list[Trace]:
     by_inode: dict[tuple[int, int], Trace] = {}
     by_digest: dict[bytes, Trace] = {}
     traces = []
-    for path in paths:
+    for npu, path in enumerate(paths):
         try:
             stat = os.stat(path)
         except FileNotFoundError:
-            raise HespasError(f"{path}: no such file (ASTRA-sim needs one trace per NPU)") from None
+            found = sum(p.is_file() for p in paths)
+            if not found:
+                raise HespasError(f"{path}: no such file (ASTRA-sim needs one trace per NPU)") \
+                    from None
+            raise HespasError(f"{path.parent}: {found} traces for a network of {len(paths)} NPUs "
+                              f"(no {path.name}); ASTRA-sim needs one per NPU, {paths[0].name} "
+                              f"to {paths[-1].name}") from None
         inode = (stat.st_dev, stat.st_ino)
         trace = by_inode.get(inode)
         if trace is None:

@@ -152,6 +152,25 @@ class Program:
         return op.result_types[op.results.index(value)]
 
 
+def unread_constants(program: Program) -> set[int]:
+    """Positions of the constant-like ops that no other op reads, directly or through other
+    constant-like ops (dead, or only returned or yielded). They do no work: XLA folds and drops
+    them, and no splitter puts them in a block (`individual_split` places every other one with
+    its earliest reader, which these lack; `linear_split` skips them)."""
+    read: set[int] = set()
+    unread = set()
+    constant, producer = program.constant, program.producer
+    for position in range(len(program.ops) - 1, -1, -1):
+        if constant[position] and position not in read:
+            unread.add(position)
+            continue
+        for value in program.uses[position]:
+            source = producer.get(value)
+            if source is not None and constant[source]:
+                read.add(source)
+    return unread
+
+
 def block_deps(program: Program, groups: Sequence[Sequence[int]]) -> list[tuple[int, ...]]:
     """Per group, the ascending ids of the groups it depends on (ops outside every group ignored)."""
     block_of = block_index(program, groups)

@@ -3,7 +3,8 @@
 Constants: a constant-like op (see `Program.constant`) is not a block of its own. It is placed
 in the earliest block (lowest id) among the blocks of its users, so every op sits in exactly one
 block and is costed once; later users read it as a block input without a dependency edge. A
-constant-like op that no block reads (dead, or only returned) is dropped: it does no work. An
+constant-like op that no block reads (dead, or only returned) is dropped: it does no work
+(`graph.unread_constants`, which `linear_split` drops alike). An
 expanded loop is a block of its own (its body is split the same way).
 """
 

@@ -1,9 +1,10 @@
 """``linear_split``: runs of consecutive ops in program order, cut at separators and at a size limit.
 
 Every collective is a block of its own (a block is either compute or one collective) and cuts the
-compute run around it; so does an expanded loop, whose body is cut the same way. A separator that is not a collective (e.g. ``is_convolution_op``) is
-placed by the policy: ``isolated`` (its own compute block), ``end_block`` (last op of the current
-block) or ``start_block`` (first op of the next block). With the default separator, which selects
+compute run around it; so does an expanded loop, whose body is cut the same way. A constant-like
+op nothing reads is in no block (`graph.unread_constants`). A separator that is not a collective
+(e.g. ``is_convolution_op``) is placed by the policy: ``isolated`` (its own compute block),
+``end_block`` (last op of the current block) or ``start_block`` (first op of the next block). With the default separator, which selects
 collectives, the three policies therefore give the same blocks.
 
 Dependencies are the SSA def-use edges between blocks, so they always point forward (from a
@@ -21,7 +22,7 @@ from hespas_py.mlir.ops import Module, Op
 from hespas_py.split.blocks import BlockGraph, is_collective
 from hespas_py.split.build import build_graph
 from hespas_py.split.combine import Thresholds
-from hespas_py.split.graph import Program
+from hespas_py.split.graph import Program, unread_constants
 
 #: Separator predicates by the names configs use (Hespas' classifier names, plus ``is_collective``).
 SEPARATORS: dict[str, Callable[[Op], bool]] = {
@@ -101,7 +102,10 @@ def _groups(program: Program, block_lim: int, is_separator: Callable[[Op], bool]
 
     by_collective_only = is_separator is is_collective
     loops = program.loops
+    unread = unread_constants(program)
     for position, op in enumerate(program.ops):
+        if position in unread:
+            continue
         if program.collective[position] or position in loops:
             flush()
             groups.append([position])

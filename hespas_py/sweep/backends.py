@@ -12,11 +12,10 @@ import collections
 import concurrent.futures
 import multiprocessing
 import os
-import sys
 from typing import Any, Callable
 
 from hespas_py.errors import HespasError
-from hespas_py.forking import JOBS_VARIABLE, max_jobs
+from hespas_py.forking import JOBS_VARIABLE, max_jobs, may_fork
 
 BACKENDS = ("local", "ray")
 _WORKER_ENV = {JOBS_VARIABLE: "1"}
@@ -81,7 +80,7 @@ class ProcessPool(Backend):
 
     def __init__(self, workers: int) -> None:
         self.workers = workers
-        method = "fork" if hasattr(os, "fork") and "jax" not in sys.modules else "spawn"
+        method = "fork" if may_fork() else "spawn"
         self._pool = concurrent.futures.ProcessPoolExecutor(
             workers, mp_context=multiprocessing.get_context(method), initializer=_init_worker)
         # The workers start with the first task; fork them now, before a progress display runs

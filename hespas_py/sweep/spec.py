@@ -199,6 +199,8 @@ def read_spec_file(path: Path) -> dict[str, Any]:
         doc = yaml.safe_load(path.read_text())
     except OSError as exc:
         raise HespasError(f"{path}: cannot read ({exc.strerror or exc})") from None
+    except UnicodeDecodeError as exc:
+        raise HespasError(f"{path}: not a YAML text file (not UTF-8 at byte {exc.start})") from None
     except yaml.YAMLError as exc:
         raise HespasError(f"{path}: not YAML ({str(exc).splitlines()[0]})") from None
     if not isinstance(doc, dict):

@@ -10,11 +10,10 @@ import json
 import os
 import sys
 
-import jax
-import jax.numpy as jnp
-
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from measuring import kernel_durations, median_call, run_info  # noqa: E402
+from measuring import kernel_durations  # noqa: E402
+from hespas_py.calibrate.launch import dispatch_program  # noqa: E402
+from hespas_py.calibrate.timing import median_call, run_info  # noqa: E402
 
 COUNTS = (1, 32, 128, 512)
 #: Elements (f32) per buffer; ``ELEMENTS=N`` in the environment sizes the buffers.
@@ -24,8 +23,7 @@ ELEMENTS = int(os.environ.get("ELEMENTS", 256))
 def main(path):
     result = {**run_info(), "elements": ELEMENTS, "cases": []}
     for k in COUNTS:
-        args = [jnp.full((ELEMENTS,), float(i), jnp.float32) for i in range(k)]
-        compiled = jax.jit(lambda *xs: [x + 1.0 for x in xs]).lower(*args).compile()
+        compiled, args = dispatch_program(k, ELEMENTS)
         case = {"inputs": k, "outputs": k, "call_s": median_call(compiled, *args)}
         try:
             case["kernels"] = kernel_durations(compiled, *args)

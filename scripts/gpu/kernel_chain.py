@@ -11,68 +11,45 @@ last one's output. The per-kernel cost is the slope of the step time between N_S
     [CASES=a,b] python3 scripts/gpu/kernel_chain.py OUT.json   (one GPU; a CPU runs it too, as a test)
 Writes OUT.json: device, date, jax version, XLA_FLAGS and per case the step times and slope.
 """
-import json
 import os
 import sys
 
-import jax
 import jax.numpy as jnp
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from measuring import kernel_durations, median_call, run_info  # noqa: E402
+from measuring import kernel_durations, record  # noqa: E402
+from hespas_py.calibrate.launch import chain, chain_cases  # noqa: E402
+from hespas_py.calibrate.timing import median_call, run_info  # noqa: E402
 
 N_SMALL, N_LARGE, ITERS = 32, 512, 30
 
 
-def _conv(x):
-    """A 3x3 bf16 convolution (a cuDNN call on XLA:GPU) of an 8x8x64 NHWC image, then ReLU."""
-    w = jnp.full((3, 3, 64, 64), 0.01, x.dtype)
-    y = jax.lax.conv_general_dilated(x, w, (1, 1), "SAME",
-                                     dimension_numbers=("NHWC", "HWIO", "NHWC"))
-    return jax.nn.relu(y)
-
-
-#: (case, input shape, element type, step): one elementwise kernel, a row reduction (XLA's loop
-#: and reduction emitters), a small cuBLAS GEMM and a small cuDNN convolution per step.
-CASES = [
-    ("elementwise_1k_f32", (1 << 10,), jnp.float32, lambda x: jnp.sin(x) + 1.0),
-    ("reduction_1k_f32", (1 << 10,), jnp.float32,
-     lambda x: x - jnp.mean(x.reshape(32, 32), axis=1).repeat(32)),
-    ("elementwise_4M_f32", (1 << 22,), jnp.float32, lambda x: jnp.sin(x) + 1.0),
-    ("gemm_256_bf16", (256, 256), jnp.bfloat16, lambda x: x @ x),
-    ("conv3x3_8x8x64_bf16", (8, 8, 8, 64), jnp.bfloat16, _conv),
-]
-
-
-def chain(step, n):
-    def run(x):
-        for _ in range(n):
-            x = jax.lax.optimization_barrier(step(x))
-        return x
-    return jax.jit(run)
+def chain_slope(step, x, n_small, n_large, iters):
+    """Step times of ``n_small`` and ``n_large`` chained steps from ``x``, their slope per step
+    (``slope_s``), and the large chain's profile (or why there is none)."""
+    small = chain(step, n_small).lower(x).compile()
+    large = chain(step, n_large).lower(x).compile()
+    t_small, t_large = median_call(small, x, iters=iters), median_call(large, x, iters=iters)
+    case = {"step_s_small": t_small, "step_s_large": t_large,
+            "slope_s": (t_large - t_small) / (n_large - n_small)}
+    try:
+        case["profile_large"] = kernel_durations(large, x)
+    except Exception as exc:  # noqa: BLE001  (the slope stands without the profile)
+        case["profile_error"] = repr(exc)[:300]
+    return case
 
 
 def main(path):
     result = {**run_info(), "n_small": N_SMALL, "n_large": N_LARGE, "cases": {}}
     only = set(os.environ.get("CASES", "").split(",")) - {""}
-    for name, shape, dtype, step in CASES:
+    for name, shape, dtype, step in chain_cases():
         if only and name not in only:
             continue
-        x = jnp.full(shape, 0.5, dtype)
-        small, large = chain(step, N_SMALL).lower(x).compile(), chain(step, N_LARGE).lower(x).compile()
-        t_small = median_call(small, x, iters=ITERS)
-        t_large = median_call(large, x, iters=ITERS)
+        measured = chain_slope(step, jnp.full(shape, 0.5, dtype), N_SMALL, N_LARGE, ITERS)
         case = {"shape": list(shape), "dtype": str(jnp.dtype(dtype)),
-                "step_s_small": t_small, "step_s_large": t_large,
-                "per_kernel_s": (t_large - t_small) / (N_LARGE - N_SMALL)}
-        try:
-            case["profile_large"] = kernel_durations(large, x)
-        except Exception as exc:  # noqa: BLE001  (the slope stands without the profile)
-            case["profile_error"] = repr(exc)[:300]
+                "per_kernel_s": measured.pop("slope_s"), **measured}
         result["cases"][name] = case
-        print(name, json.dumps({k: v for k, v in case.items() if k != "profile_large"}), flush=True)
-        with open(path, "w") as f:
-            json.dump(result, f, indent=1)
+        record(result, path, name, case)
 
 
 if __name__ == "__main__":

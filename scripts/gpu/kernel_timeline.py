@@ -18,7 +18,8 @@ import time
 import jax
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from measuring import run_info  # noqa: E402
+import measuring  # noqa: E402,F401  (the repository root on sys.path)
+from hespas_py.calibrate.timing import run_info  # noqa: E402
 from step_time import build, inputs  # noqa: E402
 
 

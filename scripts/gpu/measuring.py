@@ -1,38 +1,17 @@
-"""What the GPU scripts share: the run's facts, timed calls and a profile's kernel times."""
-import datetime
+"""What the GPU scripts share beyond `hespas_py.calibrate.timing` (the run's facts and timed
+calls, which ``hespas calibrate`` uses too): a profile's kernel times. Importing this module puts
+the repository root on ``sys.path``, so the scripts run from a checkout without installing it."""
 import glob
 import gzip
 import json
 import os
 import statistics
+import sys
 import tempfile
-import time
 
 import jax
 
-
-def run_info():
-    """The device, date, jax version and XLA_FLAGS of this run (kept with every result)."""
-    device = jax.devices()[0]
-    return {"device_kind": device.device_kind, "platform": device.platform, "jax": jax.__version__,
-            "date": datetime.date.today().isoformat(), "xla_flags": os.environ.get("XLA_FLAGS", "")}
-
-
-def call_times(compiled, *args, iters=30, warmup=3):
-    """Seconds of each of ``iters`` calls, each waited on (``block_until_ready``), after warm-up."""
-    for _ in range(warmup):
-        jax.block_until_ready(compiled(*args))
-    times = []
-    for _ in range(iters):
-        start = time.perf_counter()
-        jax.block_until_ready(compiled(*args))
-        times.append(time.perf_counter() - start)
-    return times
-
-
-def median_call(compiled, *args, iters=30):
-    """The median of `call_times`."""
-    return statistics.median(call_times(compiled, *args, iters=iters))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 
 
 def kernel_durations(compiled, *args):
@@ -59,3 +38,21 @@ def kernel_durations(compiled, *args):
             lines.setdefault(name, []).append(e.get("dur", 0.0))
     return {name: {"events_per_step": len(d) / 3, "us_per_step": sum(d) / 3,
                    "median_us": statistics.median(d)} for name, d in lines.items()}
+
+
+def gpu_time(compiled, *args):
+    """(`kernel_durations` lines, their GPU µs per step, None) of a program, or (None, None,
+    the error) where the profiler fails (a result stands without it)."""
+    try:
+        lines = kernel_durations(compiled, *args) or {}
+    except Exception as exc:  # noqa: BLE001
+        return None, None, repr(exc)[:300]
+    return lines, sum(v["us_per_step"] for v in lines.values()), None
+
+
+def record(result, path, label, case, hidden=("profile_large",)):
+    """Print ``case`` (less its ``hidden`` entries) after ``label`` and write ``result``, which
+    holds it, to ``path`` (partial results survive a timeout)."""
+    print(label, json.dumps({k: v for k, v in case.items() if k not in hidden}), flush=True)
+    with open(path, "w") as f:
+        json.dump(result, f, indent=1)

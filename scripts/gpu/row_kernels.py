@@ -20,14 +20,14 @@ call time.
 """
 import json
 import os
-import re
 import sys
 
 import jax
-import jax.numpy as jnp
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from measuring import kernel_durations, median_call, run_info  # noqa: E402
+from measuring import gpu_time  # noqa: E402
+from hespas_py.calibrate.rows import cases, triton_tiles  # noqa: E402
+from hespas_py.calibrate.timing import median_call, run_info  # noqa: E402
 
 SMALL = bool(os.environ.get("SMALL"))
 #: (heads, sequence) of the scores: LLaMA-3 100M (9 heads) and 1B (32), both at 4096 tokens;
@@ -38,62 +38,6 @@ SHAPES = ([tuple(int(n) for n in shape.split("x")) for shape in os.environ["SHAP
           else [(9, 4096), (32, 4096), (1, 4096), (4, 4096), (16, 4096), (32, 2048), (32, 1024)])
 
 
-def _masked(s):
-    """The scores as the steps mask them: scaled, -inf above the diagonal, in f32."""
-    n = s.shape[-1]
-    causal = jnp.tril(jnp.ones((n, n), bool))
-    return jnp.where(causal, s.astype(jnp.float32) / 8.0, -jnp.inf)
-
-
-def cases(heads, seq):
-    """name -> (function, arguments, bytes its kernels must read and write at least)."""
-    score = jnp.full((heads, seq, seq), 0.01, jnp.bfloat16)
-    grad = jnp.full((heads, seq, seq), 0.02, jnp.bfloat16)
-    row = jnp.ones((heads, seq), jnp.float32)
-    tile, rows = score.size * 2, row.size * 4
-
-    def softmax(s):  # 2 reductions (max, sum), bf16 result: fusion_1530 of the 1B step
-        return jax.nn.softmax(_masked(s), axis=-1).astype(jnp.bfloat16)
-
-    def row_sum(s):  # 2 reductions, a row-sized result: fusion_1562
-        x = _masked(s)
-        return jnp.sum(jnp.exp(x - jnp.max(x, -1, keepdims=True)), -1)
-
-    def given_sum(s, total):  # 1 reduction (max), bf16 result: fusion_1497
-        x = _masked(s)
-        return (jnp.exp(x - jnp.max(x, -1, keepdims=True)) / total[..., None]).astype(jnp.bfloat16)
-
-    def softmax_grad(s, dp):  # 2 reductions, 2 score-sized inputs: fusion_1528
-        p = jax.nn.softmax(_masked(s), axis=-1)
-        d = dp.astype(jnp.float32)
-        return (p * (d - jnp.sum(p * d, -1, keepdims=True))).astype(jnp.bfloat16)
-
-    def softmax_unmasked(s):  # the forward softmax without the mask
-        return jax.nn.softmax(s.astype(jnp.float32), axis=-1).astype(jnp.bfloat16)
-
-    def stream(s):  # no reduction: the elementwise rate over the same bytes
-        return (s.astype(jnp.float32) * 1.5 + 1.0).astype(jnp.bfloat16)
-
-    return {"softmax": (softmax, (score,), 2 * tile),
-            "row_sum": (row_sum, (score,), tile + rows),
-            "given_sum": (given_sum, (score, row), 2 * tile + rows),
-            "softmax_grad": (softmax_grad, (score, grad), 3 * tile),
-            "softmax_unmasked": (softmax_unmasked, (score,), 2 * tile),
-            "stream": (stream, (score,), 2 * tile)}
-
-
-def triton_tiles(hlo_text):
-    """The output tile sizes and warps of each Triton fusion in an optimized HLO text."""
-    tiles = []
-    for match in re.finditer(r'"block_level_fusion_config":\{', hlo_text):
-        config = hlo_text[match.end():match.end() + 600]
-        sizes = re.search(r'"sizes":\[([^\]]*)\]', config)
-        warps = re.search(r'"num_warps":"?(\d+)', config)
-        tiles.append({"sizes": [int(x) for x in re.findall(r"\d+", sizes.group(1))] if sizes
-                      else None, "num_warps": int(warps.group(1)) if warps else None})
-    return tiles
-
-
 def main(path):
     result = {**run_info(), "small": SMALL, "cases": []}
     for heads, seq in SHAPES:
@@ -102,12 +46,9 @@ def main(path):
             row = {"case": name, "heads": heads, "seq": seq, "min_bytes": nbytes,
                    "triton": triton_tiles(compiled.as_text()),
                    "call_s": median_call(compiled, *args, iters=5 if SMALL else 20)}
-            try:
-                lines = kernel_durations(compiled, *args) or {}
-                row["kernels"] = lines
-                row["gpu_us"] = sum(v["us_per_step"] for v in lines.values())
-            except Exception as exc:  # noqa: BLE001
-                row["kernels_error"] = repr(exc)[:200]
+            lines, us, error = gpu_time(compiled, *args)
+            row.update({"kernels": lines, "gpu_us": us} if error is None
+                       else {"kernels_error": error})
             result["cases"].append(row)
             print(json.dumps({k: v for k, v in row.items() if k != "kernels"}), flush=True)
     with open(path, "w") as f:

@@ -16,7 +16,8 @@ import jax.numpy as jnp
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "models"))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from measuring import call_times, run_info  # noqa: E402
+import measuring  # noqa: E402,F401  (the repository root on sys.path)
+from hespas_py.calibrate.timing import call_times, run_info  # noqa: E402
 
 
 def build(name):

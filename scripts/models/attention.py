@@ -16,7 +16,9 @@ materialise the score matrix; ``fused_roofline`` with ``fused_attention`` recogn
 costs each pass as one flash kernel.
 
 Shapes: ``q [batch, seq, heads, head_dim]`` (already scaled), ``k``/``v [batch, seq, kv_heads,
-head_dim]``; the result has ``q``'s shape and dtype.
+head_dim]``; the result has ``q``'s shape and dtype. ``start``: the position of q's first row among
+the keys' (a context-parallel chunk of queries against the whole sequence's keys), a traced
+scalar the kernel takes as an argument; None when q and k cover the same positions.
 """
 
 from __future__ import annotations
@@ -27,7 +29,8 @@ import jax.numpy as jnp
 F32 = jnp.float32
 
 
-def dot_product(q: jax.Array, k: jax.Array, v: jax.Array) -> jax.Array:
+def dot_product(q: jax.Array, k: jax.Array, v: jax.Array,
+                start: jax.Array | None = None) -> jax.Array:
     """Causal attention by autodiff; query heads grouped onto the shared key/value heads."""
     b, s, h, d = q.shape
     grouped = q.reshape(b, s, k.shape[2], h // k.shape[2], d)
@@ -37,23 +40,27 @@ def dot_product(q: jax.Array, k: jax.Array, v: jax.Array) -> jax.Array:
     # comparison inside each loop body (as a flash kernel generates it) instead of a score-shaped
     # constant carried through the loops.
     rows = jax.lax.broadcasted_iota(jnp.int32, (s, k.shape[1]), 0)
+    if start is not None:
+        rows = rows + start
     causal = rows >= jax.lax.broadcasted_iota(jnp.int32, (s, k.shape[1]), 1)
     probs = jax.nn.softmax(scores + jnp.where(causal, 0.0, jnp.finfo(F32).min).astype(F32), axis=-1)
     return jnp.einsum("bkgqs,bskd->bqkgd", probs.astype(v.dtype), v).reshape(q.shape)
 
 
 @jax.custom_vjp
-def flash(q: jax.Array, k: jax.Array, v: jax.Array) -> jax.Array:
-    """``dot_product`` with only q, k and v kept for the backward pass."""
-    return dot_product(q, k, v)
+def flash(q: jax.Array, k: jax.Array, v: jax.Array, start: jax.Array | None = None) -> jax.Array:
+    """``dot_product`` with only q, k and v (and ``start``) kept for the backward pass."""
+    return dot_product(q, k, v, start)
 
 
-def _flash_forward(q: jax.Array, k: jax.Array, v: jax.Array) -> tuple[jax.Array, tuple[jax.Array, ...]]:
-    return dot_product(q, k, v), (q, k, v)
+def _flash_forward(q: jax.Array, k: jax.Array, v: jax.Array,
+                   start: jax.Array | None = None) -> tuple[jax.Array, tuple[jax.Array, ...]]:
+    return dot_product(q, k, v, start), (q, k, v, start)
 
 
 def _flash_backward(residuals: tuple[jax.Array, ...], d_out: jax.Array) -> tuple[jax.Array, ...]:
-    return jax.vjp(dot_product, *residuals)[1](d_out)
+    *qkv, start = residuals
+    return (*jax.vjp(lambda q, k, v: dot_product(q, k, v, start), *qkv)[1](d_out), None)
 
 
 flash.defvjp(_flash_forward, _flash_backward)

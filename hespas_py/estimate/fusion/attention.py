@@ -23,7 +23,8 @@ Anything else is left to the normal fusion rules. The forward kernel holds the `
 fed by ``dP`` and its ancestors in the region; the backward kernel holds the other sinks and their
 ancestors: it recomputes ``S`` and ``P`` as FlashAttention-2's backward does (its Algorithm 2: five
 matmuls against the forward's two), so a forward that autodiff reuses without remat is computed
-by both kernels. A mask computed from iotas and constants only is generated inside the kernel;
+by both kernels. A mask computed from iotas, constants and scalars only (the position of a
+context-parallel query chunk among the keys is a kernel argument) is generated inside the kernel;
 one with an iota ordering comparison is causal, and a causal flash kernel skips the score blocks
 above the diagonal (`CAUSAL_FRACTION`). A kernel reads q, k, v (a GQA head repeat folded: only
 the distinct heads) and any mask tensor, and writes its results; the forward also writes the
@@ -133,8 +134,8 @@ class FlashPlan:
             ordered = node.op.short_name == "compare" and (
                 node.op.attrs.get("comparison_direction") in _ORDERING)
             for key in node.inputs:
-                if key in planner.scope.constants:
-                    continue
+                if key in planner.scope.constants or elements(planner, key) == 1:
+                    continue  # a constant, or a scalar the kernel takes as an argument
                 producer = planner.producer.get(key)
                 inner = self.mask(producer, depth + 1) if producer is not None else (False, False)
                 if not inner[0]:

@@ -177,7 +177,13 @@ def padded_channels(op: Op, kind: str) -> tuple[int, int] | None:
             or (op.attrs.get("feature_group_count") or 1) > 1
             or (op.attrs.get("batch_group_count") or 1) > 1):
         return None
-    cin, cout = channels
+    return padded_f16_channels(*channels)
+
+
+def padded_f16_channels(cin: int, cout: int) -> tuple[int, int] | None:
+    """(input, output) channels of an ungrouped f16 convolution of ``cin`` and ``cout`` channels
+    once XLA pads them for tensor cores (`conv_channel_padding`); None when it pads nothing."""
+    channels = cin, cout
     if cin == 3 and cout in (32, 64):
         return 4, cout
 

@@ -15,6 +15,7 @@ from hespas_py.estimate.fusion.classes import COPY
 from hespas_py.estimate.fusion.convolution import (conv_channel_padding, conv_channels, conv_kind,
                                                    dot_mnk, gemm_mnk, padded_input)
 from hespas_py.estimate.fusion.kernel import FLASH_BACKWARD, FLASH_FORWARD, Kernel, Kind
+from hespas_py.estimate.fusion.layout_chains import chain_copies
 from hespas_py.estimate.fusion.operand_layout import layout_copies
 from hespas_py.estimate.fusion.planner import Planner
 from hespas_py.estimate.fusion.row_tiles import spanning_tiles
@@ -30,11 +31,21 @@ from hespas_py.split.blocks import Block
 _SLICING = frozenset({"slice", "dynamic_slice", "real_dynamic_slice", "gather"})
 
 
-def planned_kernels(planner: Planner, repeat: float) -> list[Kernel]:
+def planned_kernels(planner: Planner, repeat: float, entry: bool = False) -> list[Kernel]:
     """The kernels of a fused ``planner``, in program order of their first op, each launched
-    ``repeat`` times."""
+    ``repeat`` times; ``entry``: the scope is the entry function, whose inputs and outputs have
+    the fixed layouts of the entry computation (`layout_chains`)."""
     planned: list[tuple[int, list[Kernel]]] = []
-    copies = layout_copies(planner) if planner.rules.cublas_operand_layouts else {}
+    copies: dict[int, list[int]] = {}
+    after: dict[int, list[int]] = {}
+    if planner.rules.cublas_operand_layouts:
+        copies = layout_copies(planner)
+        for chain in chain_copies(planner) if entry else ():
+            # the whole parameter copied into, and the chain's result back out of, the layout
+            # the GEMMs read (`layout_chains`)
+            copies.setdefault(chain.first, []).append(chain.nbytes)
+            if chain.last is not None:
+                after.setdefault(chain.last, []).append(chain.nbytes)
     for g, group in enumerate(planner.groups):
         if not group.members:
             continue
@@ -43,6 +54,8 @@ def planned_kernels(planner: Planner, repeat: float) -> list[Kernel]:
         if g in copies:
             # transposes writing the operands in the layout the GEMM reads (`operand_layout`)
             kernels = [*(_copy_kernel(kernels[0], 2 * size) for size in copies[g]), *kernels]
+        if g in after:
+            kernels = [*kernels, *(_copy_kernel(kernels[-1], 2 * size) for size in after[g])]
         planned.append((members[0], kernels))
     planned.sort(key=lambda item: item[0])
     return [k for _, ks in planned for k in ks]
@@ -178,14 +191,16 @@ def _plan_region(region: Region, fresh: Iterator[int], repeat: float, fused_atte
 
 
 def plan_kernels(ops: Sequence[Op], outputs: Collection[int], fused_attention: bool = False,
-                 folded: Collection[int] = (), rules: GpuRules = GpuRules()) -> list[Kernel]:
+                 folded: Collection[int] = (), rules: GpuRules = GpuRules(),
+                 entry: bool = False) -> list[Kernel]:
     """The kernels XLA's GPU backend would launch for ``ops`` (one scope, program order).
 
     ``outputs`` are the SSA ids of values read after the scope (they are written to memory even
     when every in-scope consumer fuses them); values the ops read but do not define are inputs,
     except ``folded`` ones: constants recomputed where they are used (a loop body's sunk
     loop-invariant constants), never read from memory. ``fused_attention``: attention patterns
-    become flash-attention kernels (`attention`); ``rules``: XLA's GPU-only rewrites applied.
+    become flash-attention kernels (`attention`); ``rules``: XLA's GPU-only rewrites applied;
+    ``entry``: the ops are the whole entry function (`planned_kernels`).
     """
     fresh = itertools.count()
     keys = {v: next(fresh) for v in folded}
@@ -193,7 +208,7 @@ def plan_kernels(ops: Sequence[Op], outputs: Collection[int], fused_attention: b
     keys = {scope.env[v] for v in outputs if v in scope.env}
     planner = Planner(scope, keys | set(scope.returned), fused_attention, rules)
     planner.fuse()
-    return planned_kernels(planner, 1.0)
+    return planned_kernels(planner, 1.0, entry)
 
 
 def block_outputs(block: Block) -> set[int]:

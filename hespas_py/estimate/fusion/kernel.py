@@ -55,6 +55,8 @@ class Kernel:
             ``select_and_scatter``, `select_and_scatter`); '' when it runs whole ops.
         row_tiles: (class, tiles) of a Triton row kernel whose tile spans one row of several
             broadcast rows (`row_tiles.spanning_tiles`); None for any other kernel.
+        gap_s: seconds the GPU idles around it, per launch, where it runs outside XLA's command
+            buffers (`hespas_py.estimate.launch_gaps`); 0 for any other kernel.
     """
 
     kind: Kind
@@ -74,6 +76,7 @@ class Kernel:
     notes: tuple[str, ...] = ()
     part: str = ""
     row_tiles: tuple[str, int] | None = None
+    gap_s: float = 0.0
 
     @property
     def label(self) -> str:

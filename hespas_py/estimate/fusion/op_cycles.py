@@ -63,9 +63,13 @@ PROFILES: Mapping[str, Mapping[tuple[str, str], int]] = {
 }
 
 
+def cycles(name: str, dtype: str, profile: Mapping[tuple[str, str], int]) -> int:
+    """Cycles per element ``profile`` charges an elementwise op ``name`` on ``dtype``."""
+    return profile.get((name, dtype), DEFAULT_CYCLES)
+
+
 def _cycles(op: Op, profile: Mapping[tuple[str, str], int]) -> int:
-    dtype = op.result_types[0].dtype if op.result_types else ""
-    return profile.get((op.short_name, dtype), DEFAULT_CYCLES)
+    return cycles(op.short_name, op.result_types[0].dtype if op.result_types else "", profile)
 
 
 def vector_work(ops: Iterable[Op], profile: Mapping[tuple[str, str], int]) -> float:

@@ -167,37 +167,55 @@ def _stored_value(planner: Planner, g: int, dot: int, side: int) -> tuple[int, _
     return key, pieces
 
 
+def operand_pieces(planner: Planner, g: int, dot: int, side: int
+                   ) -> tuple[int, tuple[tuple[int, ...], ...], list[int], _Pieces] | None:
+    """For operand ``side`` of dot node ``dot`` in GEMM kernel ``g``: the value the kernel reads
+    (`_stored_value`), the operand's batch, row and column dimension groups as pieces of it, the
+    pieces' storage order and the pieces; None where the operand is folded or its views do not
+    factor."""
+    op = planner.nodes[dot].op
+    stored = _stored_value(planner, g, dot, side)
+    if stored is None or stored[0] in planner.scope.folded:
+        return None
+    key, pieces = stored
+    numbers = op.attrs.get("dot_dimension_numbers") or {}
+    prefix = ("lhs", "rhs")[side]
+    shape = op.operand_types[side].shape
+    batch = numbers.get(f"{prefix}_batching_dimensions", ())
+    contracting = numbers.get(f"{prefix}_contracting_dimensions", ())
+    rows = [d for d in range(len(shape)) if d not in batch and d not in contracting]
+    groups = tuple(tuple(pieces.group(dims)) for dims in (batch, rows, contracting))
+    return key, groups, pieces.stored(), pieces
+
+
+def gemm_operands(planner: Planner):
+    """(kernel, dot node, operand side) of every ``dot_general`` operand of a GEMM kernel."""
+    for g, group in enumerate(planner.groups):
+        if group.kind is not Kind.GEMM:
+            continue
+        for dot in sorted(group.members):
+            if planner.nodes[dot].op.short_name == "dot_general":
+                yield from ((g, dot, side) for side in (0, 1))
+
+
 def layout_copies(planner: Planner) -> dict[int, list[int]]:
     """Bytes of each layout copy a fused ``planner``'s GEMM kernels need, by kernel: one per
     stored value and operand layout (two GEMMs reading a value in the same layout share it)."""
     copies: dict[int, list[int]] = {}
     seen: set[tuple] = set()
-    for g, group in enumerate(planner.groups):
-        if group.kind is not Kind.GEMM:
+    for g, dot, side in gemm_operands(planner):
+        operand = operand_pieces(planner, g, dot, side)
+        if operand is None:
             continue
-        for dot in sorted(group.members):
-            op = planner.nodes[dot].op
-            if op.short_name != "dot_general":
-                continue
-            numbers = op.attrs.get("dot_dimension_numbers") or {}
-            for side, prefix in enumerate(("lhs", "rhs")):
-                stored = _stored_value(planner, g, dot, side)
-                if stored is None or stored[0] in planner.scope.folded:
-                    continue
-                key, pieces = stored
-                shape = op.operand_types[side].shape
-                batch = numbers.get(f"{prefix}_batching_dimensions", ())
-                contracting = numbers.get(f"{prefix}_contracting_dimensions", ())
-                rows = [d for d in range(len(shape)) if d not in batch and d not in contracting]
-                groups = tuple(tuple(pieces.group(dims)) for dims in (batch, rows, contracting))
-                if gemm_readable(groups, pieces.stored()):
-                    continue
-                writer = planner.writer_group(key)
-                if (writer is not None and planner.groups[writer].kind in _ANY_LAYOUT
-                        and key not in planner.outputs and planner.reader_groups(key) == {g}):
-                    continue  # the producing fusion writes the layout the GEMM reads
-                layout = (key, pieces.copy_layout(groups))
-                if layout not in seen:
-                    seen.add(layout)
-                    copies.setdefault(g, []).append(op.operand_types[side].nbytes)
+        key, groups, stored, pieces = operand
+        if gemm_readable(groups, stored):
+            continue
+        writer = planner.writer_group(key)
+        if (writer is not None and planner.groups[writer].kind in _ANY_LAYOUT
+                and key not in planner.outputs and planner.reader_groups(key) == {g}):
+            continue  # the producing fusion writes the layout the GEMM reads
+        layout = (key, pieces.copy_layout(groups))
+        if layout not in seen:
+            seen.add(layout)
+            copies.setdefault(g, []).append(planner.nodes[dot].op.operand_types[side].nbytes)
     return copies

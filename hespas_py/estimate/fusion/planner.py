@@ -23,6 +23,11 @@ _EXPENSIVE = frozenset({
     "cosine", "tan", "power", "atan2", "erf", "erf_inv", "erfc", "lgamma", "digamma", "cbrt",
     "sqrt", "rsqrt", "remainder", "reduce_window", "gather", "dynamic_slice",
 })
+#: Ops XLA's GPU priority fusion does not count as expensive for f32/f16 results (single
+#: hardware instructions or short sequences: ``GpuPriorityFusion::IsExpensive``,
+#: xla/service/gpu/transforms/priority_fusion.cc; `GpuRules.cheap_gpu_math`).
+CHEAP_ON_GPU = frozenset({"exponential", "sqrt", "rsqrt", "divide"})
+CHEAP_ON_GPU_TYPES = frozenset({"f32", "f16"})
 #: Ops a dot/convolution epilogue can hold (cuBLASLt / cuDNN fused epilogues, Triton GEMM fusion).
 _EPILOGUE = frozenset({
     "add", "subtract", "multiply", "maximum", "minimum", "convert", "broadcast_in_dim", "select",
@@ -166,13 +171,23 @@ class Planner:
         # Every GEMM fusion takes its own copy of an operand producer (XLA's GemmFusion clones
         # producers into each Triton fusion); other kernels share one only where it pays.
         if len(targets) > 1 and not all(operand) and (
-                name in _EXPENSIVE or not self._duplication_pays(i, targets)):
+                self._expensive(i) or not self._duplication_pays(i, targets)):
             return False
         for g in targets:
             self.join(g, i)
             if self.groups[g].kind is Kind.GEMM and any(operand):
                 self.prologue.add(i)
         return True
+
+    def _expensive(self, i: int) -> bool:
+        """Whether node ``i`` is too costly to recompute in several kernels (XLA's
+        ``InstructionFusion::IsExpensive``), less the ops XLA's GPU priority fusion calls cheap
+        (`GpuRules.cheap_gpu_math`)."""
+        op = self.nodes[i].op
+        if op.short_name not in _EXPENSIVE:
+            return False
+        return not (self.rules.cheap_gpu_math and op.short_name in CHEAP_ON_GPU
+                    and op.result_types[0].dtype in CHEAP_ON_GPU_TYPES)
 
     def _duplication_pays(self, i: int, targets: set[int]) -> bool:
         """XLA's priority-fusion test for a producer with several consumer kernels: recomputing it

@@ -97,6 +97,14 @@ def _chain_class(planner: Planner, members: list[int], reduces: set[int],
     return ROW_SUM if max(depth.values()) >= 2 else GIVEN_SUM
 
 
+def spanned_rows(heads: int, row: int) -> int | None:
+    """Broadcast rows (heads) XLA's tile spans for rows of ``row`` elements, when the tile holds
+    one row of each (at the register cap); None when it is filled with query rows instead."""
+    cap = REGISTER_TILE // _padded(row)
+    spanned = min(heads & -heads, cap)  # the largest power of two dividing ``heads``
+    return spanned if cap >= 2 and spanned == cap else None
+
+
 def spanning_tiles(planner: Planner, members: list[int]) -> tuple[str, int] | None:
     """(`CLASSES` entry, tiles) of the Triton row kernel of ``members`` (sorted node indices)
     when XLA's tile holds one row of each of several broadcast rows; None otherwise."""
@@ -107,11 +115,8 @@ def spanning_tiles(planner: Planner, members: list[int]) -> tuple[str, int] | No
         return None
     shape = max((planner.nodes[m].op.operand_types[0].shape for m in reduces),
                 key=lambda s: (len(s), s))
-    row = _padded(shape[-1])
-    cap = REGISTER_TILE // row
-    heads = _broadcast_rows(planner, members, shape)
-    spanned = min(heads & -heads, cap)  # the largest power of two dividing ``heads``
-    if cap < 2 or spanned < cap:
+    spanned = spanned_rows(_broadcast_rows(planner, members, shape), shape[-1])
+    if spanned is None:
         return None
     elements = math.prod(shape)
     return (_chain_class(planner, members, reduces, elements),

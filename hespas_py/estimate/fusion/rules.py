@@ -5,7 +5,9 @@ of its programs: `hespas_py.memory.backend`)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+
+from hespas_py.hardware import Params
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +38,10 @@ class GpuRules:
         duplication_cone: a producer with several consumer kernels is weighed for duplication
             with its single-consumer operand cone (`Planner._cone_inputs`), as XLA's priority
             fusion, which has fused that cone into it first, weighs it.
+        cheap_gpu_math: f32/f16 ``exponential``, ``sqrt``, ``rsqrt`` and ``divide`` may be
+            recomputed in several kernels (`Planner._expensive`): XLA's GPU priority fusion
+            does not count them as expensive (``GpuPriorityFusion::IsExpensive``), so a
+            softmax's ``exp`` is recomputed from the logits where that moves fewer bytes.
     """
 
     triton_normalization: bool = False
@@ -45,6 +51,12 @@ class GpuRules:
     conv_input_pads: bool = False
     cublas_operand_layouts: bool = False
     duplication_cone: bool = False
+    cheap_gpu_math: bool = False
+
+    @classmethod
+    def of(cls, params: Params) -> "GpuRules":
+        """The rules a hardware's params switch on (each a bool param of its field's name)."""
+        return cls(**{f.name: getattr(params, f.name) for f in fields(cls)})
 
 
 @dataclass(frozen=True, slots=True)
