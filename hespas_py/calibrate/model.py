@@ -18,11 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hespas_py.estimate.fused_roofline import FusedRoofline
-from hespas_py.hardware import Hardware, Params
-
-#: Params whose sources share one key (`Measured.source_key`).
-_SHARED_SOURCES = {"dispatch_overhead_s": "dispatch_source",
-                   "dispatch_per_buffer_s": "dispatch_source"}
+from hespas_py.hardware import SPECS, Hardware, Params
 
 
 @dataclass(frozen=True)
@@ -44,8 +40,9 @@ class Measured:
 
     @property
     def source_key(self) -> str:
-        """The key of its source string (the dispatch params share ``dispatch_source``)."""
-        return _SHARED_SOURCES.get(self.param, f"{self.param}_source")
+        """The key of its source string, as the registry declares it (the dispatch params share
+        ``dispatch_source``)."""
+        return SPECS[self.param].source
 
 
 @dataclass(frozen=True)

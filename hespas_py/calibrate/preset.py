@@ -22,13 +22,15 @@ from typing import Any, Mapping
 
 from hespas_py.calibrate.model import Measured
 from hespas_py.hardware import NodePreset, find_preset
-from hespas_py.hardware.params import DATASHEET, SPECS, accepted
+from hespas_py.hardware.params import DATASHEET, SPECS, accepted, source_keys
 from hespas_py.hardware.presets import preset_of, write_preset
 
 #: The estimator whose hardware section is the reference (all params).
 REFERENCE_METHOD = "fused_roofline"
 #: Where the system preset goes inside the preset directory.
 SYSTEM_DIR = "system"
+#: The keys that hold a value's source.
+_SOURCES = source_keys()
 
 
 def load_base(preset: str) -> NodePreset:
@@ -97,7 +99,7 @@ def node_document(base: NodePreset, chosen: list[Entry], stamp: str) -> dict[str
                 "estimators": {k: copy.deepcopy(dict(v)) for k, v in base.estimators.items()}}
     for section in [document["hardware"], *document["estimators"].values()]:
         for key, value in list(section.items()):
-            if key.endswith("_source") and key not in sources:
+            if key in _SOURCES and key not in sources:
                 section[key] = f"carried from {base.name} (not measured): {value}"
     for entry in applied:
         m = entry.measured
@@ -114,7 +116,7 @@ def node_document(base: NodePreset, chosen: list[Entry], stamp: str) -> dict[str
 def carried(base: NodePreset, chosen: list[Entry]) -> list[str]:
     """The base's hardware keys (sources aside) no applied measurement replaced."""
     written = {e.measured.param for e in chosen if e.applied}
-    return [k for k in base.every_key() if k != DATASHEET and not k.endswith("_source")
+    return [k for k in base.every_key() if k != DATASHEET and k not in _SOURCES
             and k not in written]
 
 
