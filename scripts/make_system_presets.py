@@ -26,7 +26,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "scripts"))
 
-from hespas_py.estimate.hardware import load_hardware  # noqa: E402
+from hespas_py.hardware import load_hardware  # noqa: E402
 from system_links import (  # noqa: E402
     ASTRA_GB, HDR_NIC, INFINITY_FABRIC, META_AGGREGATION, META_ROCE, NDR_NIC, NVLINK3_BOARD,
     NVLINK3_SWITCH, NVLINK4_BOARD, NVLINK4_SWITCH, NVLINK5_BOARD, NVLINK5_SWITCH, TPU7X_D2D,

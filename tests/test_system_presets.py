@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 from hespas_py.chakra.nodes import collective
 from hespas_py.chakra.schema import CollectiveCommType as Coll
 from hespas_py.cli.main import app
-from hespas_py.estimate.hardware import load_hardware
+from hespas_py.hardware import load_hardware
 from hespas_py.sim import load_system_dir, preset_names, simulate
 from hespas_py.sim.config import PRESETS_DIR
 from hespas_py.sim.synthetic import write_identical_trace_set
