@@ -8,19 +8,15 @@ their accuracy rows use), with what ``module_stats.json`` says of the attention 
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import sys
 import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from hespas_py.chakra.files import COMM_GROUP_FILE, TRACE_PREFIX  # noqa: E402
-from hespas_py.estimate.hardware import load_hardware  # noqa: E402
 from hespas_py.export import workload_path  # noqa: E402
-from hespas_py.pipeline import GenConfig, generate  # noqa: E402
-from hespas_py.sim.config import load_system_dir  # noqa: E402
-from hespas_py.sim.simulate import simulate  # noqa: E402
+from hespas_py.run import Split, build_config, generate_and_simulate  # noqa: E402
+from hespas_py.sim.config import Machine  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
 NODES = ("A100_SXM_40GB", "H100_80GB", "H200_141GB", "B200_180GB")
@@ -28,17 +24,13 @@ NODES = ("A100_SXM_40GB", "H100_80GB", "H200_141GB", "B200_180GB")
 
 def step(node: str, workload: Path, fused: bool) -> tuple[float, dict]:
     """(simulated step seconds, module_stats attention entry) of ``workload`` on 4x ``node``."""
-    hardware = load_hardware(node, "fused_roofline")
-    hardware = dataclasses.replace(hardware, params={**hardware.params, "fused_attention": fused})
-    setup = load_system_dir(REPO / "configs" / "systems" / f"{node}_4GPU")
+    machine = Machine.load(REPO / "configs" / "systems" / f"{node}_4GPU")
     with tempfile.TemporaryDirectory(prefix="hespas-attention-") as tmp:
-        out = Path(tmp) / "traces"
-        result = generate(GenConfig(mlir_file=workload, output_dir=out, hardware=hardware,
-                                    method="fused_roofline", split_strategy="linear_split",
-                                    block_lim=1 << 40))
-        sim = simulate(out / TRACE_PREFIX, setup.system, setup.network,
-                       comm_groups=out / COMM_GROUP_FILE)
-    return sim.step_time_ns * 1e-9, result.stats["attention"]
+        config = build_config(node, mlir_file=workload, output_dir=Path(tmp) / "traces",
+                              estimator="fused_roofline", params={"fused_attention": fused},
+                              split=Split(split_strategy="linear_split", block_lim=1 << 40))
+        run = generate_and_simulate(config, machine)
+    return run.simulation.step_time_ns * 1e-9, run.result.stats["attention"]
 
 
 def main() -> None:

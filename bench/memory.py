@@ -46,7 +46,7 @@ def _gb(n: float) -> str:
 
 
 def gpu() -> None:
-    from hespas_py.estimate.hardware import load_hardware
+    from hespas_py.hardware import load_hardware
     from hespas_py.memory import memory_rules, peak_of_file
 
     if not (REFERENCE / "measured.csv").is_file():
@@ -122,12 +122,12 @@ def cpu() -> None:
 _GEN_RUN = """
 import json, sys, time
 from hespas_py import pipeline
+from hespas_py.run import Split, build_config
 if sys.argv[1] == "without":
     pipeline.memory_of = lambda *args: {}
     pipeline._BACKGROUND_MEMORY_OPS = float("inf")  # nor a child forked for it
-config = pipeline.GenConfig.from_config("A100_SXM_40GB", mlir_file=sys.argv[2],
-                                        output_dir=sys.argv[3], clean=True,
-                                        split_strategy="linear_split")
+config = build_config("A100_SXM_40GB", mlir_file=sys.argv[2], output_dir=sys.argv[3],
+                      clean=True, split=Split(split_strategy="linear_split"))
 start = time.perf_counter()
 result = pipeline.generate(config)
 print(json.dumps({"wall": time.perf_counter() - start, **result.summary["timings_s"]}))

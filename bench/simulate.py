@@ -26,11 +26,12 @@ sys.path.insert(0, str(REPO))
 
 from hespas_py.chakra.files import COMM_GROUP_FILE, TRACE_PREFIX  # noqa: E402
 from hespas_py.chakra.schema import CollectiveCommType  # noqa: E402
-from hespas_py.pipeline import GenConfig, generate  # noqa: E402
+from hespas_py.pipeline import generate  # noqa: E402
 from hespas_py.sim import load_network, load_system, load_system_dir, simulate  # noqa: E402
 from hespas_py.sim.config import PRESETS_DIR  # noqa: E402
 from hespas_py.chakra.nodes import collective, comp  # noqa: E402
 from hespas_py.sim.synthetic import write_identical_trace_set  # noqa: E402
+from hespas_py.run import build_config  # noqa: E402
 
 RESNET = REPO.parent / "shared" / "refsim" / "cases" / "resnet50_train_individual_a100_4gpu"
 GENERATED_NODES = 200_000
@@ -100,7 +101,7 @@ def bench_multi_group(repeat: int, full: bool) -> None:
         setup = load_system_dir(PRESETS_DIR / preset)
         with tempfile.TemporaryDirectory() as scratch:
             out = Path(scratch) / "traces"
-            generate(GenConfig.from_config(MULTI_GROUP_NODE, output_dir=out,
+            generate(build_config(MULTI_GROUP_NODE, output_dir=out,
                                            mlir_file=REPO / "workloads" / f"{workload}.mlir.gz"))
 
             def run(replicate: bool):

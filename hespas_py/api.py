@@ -21,6 +21,15 @@ from pathlib import Path
 from typing import Any, Callable, Mapping
 
 from hespas_py.errors import HespasError
+from hespas_py.estimate.base import DEFAULT_ESTIMATOR
+from hespas_py.export import export_in_subprocess
+from hespas_py.export.exporter import partitions
+from hespas_py.export.partition import compile_with_dump, dumped_stablehlo
+from hespas_py.pipeline import DEFAULT_SPLIT
+from hespas_py.run import Split, build_config, generate_and_simulate
+from hespas_py.sim.config import Machine
+from hespas_py.sim.timeline import write_timeline
+from hespas_py.sweep.tasks import Figures
 from hespas_py.units import memory_line
 
 
@@ -74,8 +83,6 @@ class Report:
     def timeline(self, path: str | Path) -> Path:
         """Write the simulated step as Chrome/Perfetto trace-event JSON (ui.perfetto.dev) to
         ``path`` (its folder made if missing); the path."""
-        from hespas_py.sim.timeline import write_timeline
-
         if self.simulation is None:
             raise HespasError("no timeline: the step was not simulated (pass system=)")
         path = Path(path)
@@ -137,10 +144,7 @@ def _factory_spec(step: Callable) -> str:
 def _lowered_text(lowered: Any, scratch: Path) -> str:
     """StableHLO of the per-device program of a ``jax.stages.Lowered``: its own module on one
     device; on several, XLA's module after the SPMD partitioner, compiled in this process."""
-    from hespas_py.export.exporter import _partitions
-    from hespas_py.export.partition import compile_with_dump, dumped_stablehlo
-
-    devices = _partitions(lowered)
+    devices = partitions(lowered)
     if devices == 1:
         return lowered.as_text()
     dump = scratch / "dump"
@@ -151,8 +155,6 @@ def _lowered_text(lowered: Any, scratch: Path) -> str:
 def _module_file(step: Any, devices: int | None, kwargs: Mapping[str, Any],
                  scratch: Path) -> Path:
     """A StableHLO file of the step's per-device program."""
-    from hespas_py.export import export_in_subprocess
-
     if hasattr(step, "compiler_ir") and hasattr(step, "compile"):  # jax.stages.Lowered
         text = _lowered_text(step, scratch)
     elif isinstance(step, str) and ("func.func" in step or step.lstrip().startswith("module")):
@@ -170,8 +172,8 @@ def _module_file(step: Any, devices: int | None, kwargs: Mapping[str, Any],
 
 
 def estimate(step: Any, devices: int | None = None, node: str = "H100_80GB",
-             system: str | None = None, *, estimator: str = "fused_roofline",
-             split: str = "linear_split", block_lim: int | None = None,
+             system: str | None = None, *, estimator: str = DEFAULT_ESTIMATOR,
+             split_strategy: str = DEFAULT_SPLIT, block_lim: int | None = None,
              combine_threshold: int | str | None = None, out: str | Path | None = None,
              **factory_kwargs: Any) -> Report:
     """Estimate one training step on ``devices`` x ``node`` connected as ``system``.
@@ -183,38 +185,31 @@ def estimate(step: Any, devices: int | None = None, node: str = "H100_80GB",
         partitioner, with XLA's whole CPU pipeline running after it); StableHLO text; or a
         ``.mlir`` file.
       devices: the device count a factory's step runs on (others carry their own).
-      node: node preset or config file (``hespas gen CONFIG``).
+      node: node preset, preset folder or config file (``hespas gen CONFIG``).
       system: system preset or ASTRA-sim folder to simulate on; None: compute only.
-      estimator, split, block_lim, combine_threshold: as ``hespas gen``'s.
+      estimator, split_strategy, block_lim, combine_threshold: as ``hespas gen``'s
+        (``--estimator``, ``--split_fn``, ...).
       out: keep the traces and ``module_stats.json`` in this folder (replaced if it exists).
       **factory_kwargs: keyword arguments of the factory (a layout: ``dp=2, tp=4``, ...).
 
     Raises:
       HespasError: bad input (the one line ``hespas`` would print).
     """
-    from hespas_py.pipeline import GenConfig, generate
-    from hespas_py.sim.config import Machine
-
     with tempfile.TemporaryDirectory(prefix="hespas_estimate_") as scratch_dir:
         scratch = Path(scratch_dir)
         machine = Machine.load(system) if system else None
         mlir = _module_file(step, devices, factory_kwargs, scratch)
-        config = GenConfig.from_config(
+        config = build_config(
             node, estimator=estimator, mlir_file=mlir,
-            output_dir=Path(out) if out else scratch / "traces", split_strategy=split,
-            block_lim=block_lim, combine_threshold=combine_threshold, clean=True)
-        result = generate(config, check_layout=machine.check_layout if machine else None)
-        summary = dict(result.summary)
-        simulation = None
-        if machine is not None:
-            simulation = machine.simulate(result.output_dir)
-            summary["simulation"] = machine.summary(simulation)
-    from hespas_py.sweep.tasks import Figures
-
-    figures = (dataclasses.asdict(Figures.of(simulation)) if simulation is not None else
+            output_dir=Path(out) if out else scratch / "traces",
+            split=Split(split_strategy=split_strategy, block_lim=block_lim,
+                        combine_threshold=combine_threshold), clean=True)
+        run = generate_and_simulate(config, machine)
+    summary = run.summary
+    figures = (dataclasses.asdict(Figures.of(run.simulation)) if run.simulation is not None else
                {**dict.fromkeys(f.name for f in dataclasses.fields(Figures)),
                 "compute_s": summary["compute_estimate_s"]})
-    return Report(**figures, devices=result.layout.num_devices, node=node, system=system,
-                  estimator=config.method, collectives=summary["collectives"],
+    return Report(**figures, devices=run.result.layout.num_devices, node=node, system=system,
+                  estimator=config.estimator, collectives=summary["collectives"],
                   memory=summary.get("memory"), top_ops=tuple(summary["top_ops"]),
-                  summary=summary, simulation=simulation)
+                  summary=summary, simulation=run.simulation)

@@ -13,6 +13,15 @@ class HespasError(Exception):
     """
 
 
+def first_line(exc: BaseException, named: bool = False) -> str:
+    """An exception of other code (XLA, a user's factory) on one line: the first line of its
+    message (its type's name when it has none), after ``Type: `` with ``named``."""
+    lines = str(exc).strip().splitlines()
+    if not lines:
+        return type(exc).__name__
+    return f"{type(exc).__name__}: {lines[0]}" if named else lines[0]
+
+
 def unknown_preset(name: str, problem: str, names: Sequence[str]) -> HespasError:
     """The error for a name that is neither a file nor one of the presets ``names``: the closest
     presets by spelling and a pointer to ``hespas presets`` instead of the whole list."""

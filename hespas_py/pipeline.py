@@ -1,7 +1,7 @@
 """Trace generation, end to end: StableHLO file -> blocks -> estimates -> Chakra traces + stats.
 
-`GenConfig` says what to do (built from the published tool's JSON config format, or directly);
-`generate` does it. The output directory appears complete or not at all
+`GenConfig` says what to do (`hespas_py.run.build_config` makes one from the published tool's
+JSON config format or a node preset and what a caller gives); `generate` does it. The output directory appears complete or not at all
 (`hespas_py.output_dir`: everything is written into a temporary directory beside it, which is
 renamed into place at the end; ``clean`` replaces an existing directory, without it an existing
 directory is an error). Output layout:
@@ -29,15 +29,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
+from hespas_py.chakra.files import STATS_FILE
 from hespas_py.chakra.groups import DeviceLayout
-from hespas_py.errors import HespasError
-from hespas_py.estimate.base import Estimate, Hardware
+from hespas_py.chakra.stats import module_stats
+from hespas_py.chakra.writer import write_traces
+from hespas_py.estimate.base import Estimate, get_estimator
+from hespas_py.estimate.dispatch import DISPATCH, entry_buffers, with_dispatch
 from hespas_py.forking import background
 from hespas_py.gc_pause import gc_paused
+from hespas_py.hardware import Hardware
+from hespas_py.mlir.reader import load_module
 from hespas_py.output_dir import check_target, staged
-from hespas_py.split import split, splitter
+from hespas_py.split import split
 from hespas_py.split.blocks import BlockGraph
-from hespas_py.split.combine import Thresholds
+from hespas_py.split.combine import DEFAULT_COMBINE, Thresholds
+from hespas_py.split.loops import TRIP_COUNT
 
 log = logging.getLogger("hespas_py")
 
@@ -61,8 +67,8 @@ class GenConfig:
     Attributes:
         mlir_file: the StableHLO module to read.
         output_dir: where the traces go (created atomically).
-        method: estimator name (``roofline``, ...).
         hardware: the `Hardware` the estimator models.
+        estimator: estimator name (``roofline``, ``fused_roofline``, ...).
         split_strategy: ``individual_split`` or ``linear_split``.
         merge: individual_split only: fuse single-parent/single-child compute chains.
         block_lim: linear_split only: most ops per compute block.
@@ -76,8 +82,8 @@ class GenConfig:
             merge, per kind, as XLA's combiners merge them (`hespas_py.split.combine`); all
             zero: off.
         collective_rewrites: apply XLA's collective rewrites (`hespas_py.split.rewrites`);
-            `from_config` turns them on for hardware built by XLA's GPU compiler
-            (`rewrites_by_default`) unless the config or command line says otherwise.
+            `hespas_py.run.build_config` turns them on for hardware built by XLA's GPU
+            compiler (`rewrites_by_default`) unless the config or command line says otherwise.
         memory: analyse the per-device peak memory (`hespas_py.memory`: a second fusion plan of
             the step, about as costly as the fused_roofline estimate); off: ``memory`` is None.
         clean: replace ``output_dir`` if it exists.
@@ -89,7 +95,7 @@ class GenConfig:
     mlir_file: Path
     output_dir: Path
     hardware: Hardware
-    method: str = "roofline"
+    estimator: str
     split_strategy: str = DEFAULT_SPLIT
     merge: bool = False
     block_lim: int = 1024
@@ -105,76 +111,6 @@ class GenConfig:
     cache_dir: Path | None = None
     disable_cache: bool = False
     source: str = ""
-
-    @classmethod
-    def from_config(cls, config: str | Path, **overrides: Any) -> "GenConfig":
-        """Read a config file in the published tool's format, or a node preset by name.
-
-        ``overrides`` (command-line values; None means "not given") win over the file:
-        ``mlir_file``, ``output_dir``, ``split_strategy``, ``merge``, ``block_lim``,
-        ``num_npus``, ``module``, ``loop_trips``, ``combine_threshold``,
-        ``collective_rewrites``, ``memory``, ``clean``,
-        ``cache_dir``, ``disable_cache``. ``estimator`` replaces the config's method (a preset
-        named alone runs `hespas_py.estimate.hardware.PRESET_METHOD`); ``params`` (``KEY=VALUE``
-        texts, `hespas_py.estimate.hardware.parse_params`) are added to the hardware's params.
-        """
-        from hespas_py.estimate import hardware as hw
-
-        estimator, params = overrides.pop("estimator", None), overrides.pop("params", None)
-        estimator = estimator.strip().lower() if estimator else None
-        path, preset = hw.config_file(config, estimator or hw.PRESET_METHOD, what="config file")
-        data, source = hw.read_config(path), str(path)
-        perf = data.get("perf_estimator")
-        method = estimator or (hw.PRESET_METHOD if preset else None)
-        hardware = hw.hardware_from_config(data, source, method, name=preset)
-        method = method or perf["method"].strip().lower()
-        if params:
-            hardware = dataclasses.replace(
-                hardware, params={**hardware.params, **hw.parse_params(params, method)})
-        settings: dict[str, Any] = {
-            "mlir_file": data.get("mlir_file"),
-            "output_dir": data.get("output_dir"),
-            "split_strategy": data.get("split_strategy", cls.split_strategy).strip().lower(),
-            "merge": data.get("merge", cls.merge),
-            "block_lim": data.get("block_lim", cls.block_lim),
-            "separator": data.get("separator", cls.separator),
-            "separator_policy": data.get("separator_policy", cls.separator_policy).strip().lower(),
-            "num_npus": (perf["hardware"].get("num_npus")
-                         if isinstance(perf["hardware"], dict) else None),
-            "module": None,
-            "loop_trips": data.get("loop_trips", cls.loop_trips),
-            "combine_threshold": data.get("combine_threshold", 0),
-            "collective_rewrites": data.get("collective_rewrites", rewrites_by_default(hardware)),
-            "memory": data.get("memory", cls.memory),
-            "clean": data.get("clean", cls.clean),
-            "cache_dir": data.get("cache_dir", perf.get("cache_dir")),
-            "disable_cache": data.get("disable_cache", perf.get("disable_cache", cls.disable_cache)),
-        }
-        settings.update({k: v for k, v in overrides.items() if v is not None})
-        splitter(settings["split_strategy"])  # fail before any work on an unknown name
-        for key, flag in (("mlir_file", "--mlir_file"), ("output_dir", "--output")):
-            if not settings[key]:
-                raise HespasError(f"{source}: missing required key {key} (or pass {flag})")
-        if settings["num_npus"] is not None and settings["num_npus"] < 1:
-            raise HespasError(f"--num_npus must be at least 1, not {settings['num_npus']}")
-        if settings["module"] is not None and settings["module"] < 1:
-            raise HespasError(f"--module must be at least 1, not {settings['module']}")
-        if settings["block_lim"] < 1:
-            raise HespasError(f"--block_lim must be at least 1, not {settings['block_lim']}")
-        if settings["loop_trips"] < 1:
-            raise HespasError(f"--loop-trips must be at least 1, not {settings['loop_trips']}")
-        return cls(
-            mlir_file=Path(settings["mlir_file"]), output_dir=Path(settings["output_dir"]),
-            hardware=hardware, method=method, split_strategy=settings["split_strategy"],
-            merge=bool(settings["merge"]), block_lim=int(settings["block_lim"]),
-            separator=settings["separator"], separator_policy=settings["separator_policy"],
-            num_npus=settings["num_npus"], module=settings["module"],
-            loop_trips=int(settings["loop_trips"]),
-            combine_threshold=Thresholds.of(settings["combine_threshold"], "--combine-threshold"),
-            collective_rewrites=bool(settings["collective_rewrites"]),
-            memory=bool(settings["memory"]), clean=bool(settings["clean"]),
-            cache_dir=Path(settings["cache_dir"]) if settings["cache_dir"] else None,
-            disable_cache=bool(settings["disable_cache"]), source=source)
 
     def split_options(self) -> dict[str, Any]:
         """Keyword options of the chosen splitter (``combine_threshold`` and
@@ -192,7 +128,7 @@ def rewrites_by_default(hardware: Hardware) -> bool:
     """Whether XLA's collective rewrites apply to ``hardware`` unless told otherwise: when its
     ``compiler`` is ``xla_gpu`` (`hespas_py.split.rewrites` models that compiler's passes; the
     TPU compiler's are not public)."""
-    return hardware.params.get("compiler") == "xla_gpu"
+    return hardware.params.compiler == "xla_gpu"
 
 
 @dataclass(frozen=True)
@@ -217,12 +153,10 @@ class GenResult:
 
 
 def _estimator(config: GenConfig):
-    from hespas_py.estimate.base import get_estimator
-
-    estimator = get_estimator(config.method, config.hardware)
+    estimator = get_estimator(config.estimator, config.hardware)
     if config.disable_cache or config.cache_dir is None:
         return estimator
-    from hespas_py.estimate.cache import CachedEstimator
+    from hespas_py.estimate.cache import CachedEstimator  # hashlib's OpenSSL: cached runs only
 
     return CachedEstimator(estimator, config.cache_dir)
 
@@ -232,11 +166,10 @@ def memory_of(module, hardware: Hardware, combine: Thresholds) -> dict[str, Any]
     planned with the hardware's ``fused_attention`` setting and GPU rewrites (`memory_rules`)
     and the collectives combined as ``combine`` says (off: as XLA's defaults do), against the
     hardware's capacity."""
-    from hespas_py.memory import analyze, memory_rules
-    from hespas_py.split.combine import DEFAULT_COMBINE
+    from hespas_py.memory import analyze, memory_rules  # loads only for a run that asks
 
-    report = analyze(module, bool(hardware.params.get("fused_attention", False)),
-                     combine or DEFAULT_COMBINE, rules=memory_rules(hardware.params))
+    report = analyze(module, hardware.params.fused_attention, combine or DEFAULT_COMBINE,
+                     rules=memory_rules(hardware.params))
     return report.as_json(hardware.capacity_bytes)
 
 
@@ -259,8 +192,6 @@ def _estimate_all(graph, estimator, progress: ProgressHook | None) -> list:
 
 def _warn_assumed_trips(graph: BlockGraph, loop_trips: int) -> None:
     """One warning naming the loops whose trip count was assumed (``--loop-trips``)."""
-    from hespas_py.split.loops import TRIP_COUNT
-
     assumed = [a.where for a in graph.assumptions if a.kind == TRIP_COUNT]
     if assumed:
         log.warning("trip count not static for %d loop(s), assumed %d (--loop-trips): %s",
@@ -269,12 +200,10 @@ def _warn_assumed_trips(graph: BlockGraph, loop_trips: int) -> None:
 
 def _summary(config: GenConfig, source: str, stats: Mapping[str, Any], traces,
              timings: Mapping[str, float], top: int = 5) -> dict[str, Any]:
-    from hespas_py.estimate.dispatch import DISPATCH
-
     return {
         "output_dir": str(config.output_dir),
         "mlir_file": source,
-        "estimator": config.method,
+        "estimator": config.estimator,
         "hardware": config.hardware.name,
         **({"measured_on": stats["measured_on"]} if "measured_on" in stats else {}),
         "split": {"strategy": config.split_strategy, **{
@@ -316,12 +245,6 @@ def generate(config: GenConfig, progress: ProgressHook | None = None,
 
 def _generate(config: GenConfig, progress: ProgressHook | None,
               check_layout: Callable[[DeviceLayout], None] | None) -> GenResult:
-    from hespas_py.chakra.files import STATS_FILE
-    from hespas_py.chakra.stats import module_stats
-    from hespas_py.chakra.writer import write_traces
-    from hespas_py.estimate.dispatch import entry_buffers, with_dispatch
-    from hespas_py.mlir.reader import load_module
-
     check_target(config.output_dir, config.clean)
     timings: dict[str, float] = {}
     clock = time.perf_counter()
@@ -360,7 +283,7 @@ def _generate(config: GenConfig, progress: ProgressHook | None,
     with staged(out, config.clean) as staging:
         cache = estimator.stats.as_dict() if hasattr(estimator, "stats") else None
         stats_of = background(functools.partial(module_stats, graph, estimates, config.hardware,
-                                                config.method, cache),
+                                                config.estimator, cache),
                               worth_it=len(graph.blocks) >= _BACKGROUND_STATS_BLOCKS)
         traces = write_traces(staging, graph, estimates, layout)
         stats = stats_of()

@@ -4,9 +4,10 @@
     python3 scripts/make_system_presets.py --check   # exit 1 if a committed file differs
 
 A preset is ``configs/systems/<NAME>/astra-sim/{network.yml,system.json,remote_memory.json}``.
-Every link rate below carries the figure its source quotes and the source's name; the script
-also writes the two tables between the markers of configs/systems/README.md (link figures, and
-the presets with their dimensions), whose prose explains the modelling rules coded here.
+Every link rate (scripts/system_links.py) carries the figure its source quotes, the source's name
+and the share of it collectives reach; the script also writes the three tables between the
+markers of configs/systems/README.md (link figures, achieved shares, and the presets with their
+dimensions), whose prose explains the modelling rules coded here.
 ``local-mem-bw`` and ``peak-perf`` come from the node preset a machine is built of
 (configs/nodes/<node>/roofline/config.json, sourced in configs/nodes/README.md).
 """
@@ -23,8 +24,13 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "scripts"))
 
-from hespas_py.estimate.hardware import load_hardware  # noqa: E402
+from hespas_py.hardware import load_hardware  # noqa: E402
+from system_links import (  # noqa: E402
+    ASTRA_GB, HDR_NIC, INFINITY_FABRIC, META_AGGREGATION, META_ROCE, NDR_NIC, NVLINK3_BOARD,
+    NVLINK3_SWITCH, NVLINK4_BOARD, NVLINK4_SWITCH, NVLINK5_BOARD, NVLINK5_SWITCH, TPU7X_D2D,
+    TPU7X_ICI, TPUV3_ICI, TPUV4_ICI, TPUV5P_ICI, TPUV6E_ICI, Link)
 
 SYSTEMS = REPO / "configs" / "systems"
 README = SYSTEMS / "README.md"
@@ -43,28 +49,13 @@ NODE_COUNTS = (2, 4, 8, 16, 32, 64, 128)
 
 
 @dataclass(frozen=True)
-class Link:
-    """A sourced link rate.
-
-    Attributes:
-        gbps: GB/s per link and direction, as written into network.yml.
-        quoted: the figure as its source states it.
-        source: the public document it comes from.
-    """
-
-    gbps: float
-    quoted: str
-    source: str
-
-
-@dataclass(frozen=True)
 class Dim:
     """One ASTRA-sim network dimension (dimension 0 innermost).
 
     Attributes:
         topology: Ring, Switch or FullyConnected.
         npus: NPUs along it.
-        bandwidth: GB/s per link and direction.
+        bandwidth: GB/s (1e9 bytes) per link and direction that collectives reach.
         latency: ns per hop.
     """
 
@@ -135,25 +126,6 @@ class TpuSlices:
     d2d: Link | None = None
 
 
-NVLINK3_BOARD = Link(100.0, "A100: 12 NVLink3 links, 600 GB/s bidirectional; HGX A100 4-GPU: 4 "
-                     "links per GPU pair = 4 x 25 GB/s",
-                     "NVIDIA A100 datasheet (as Hespas' preset)")
-NVLINK3_SWITCH = Link(300.0, "600 GB/s bidirectional per GPU (NVSwitch gen 2)",
-                      "NVIDIA DGX A100 datasheet")
-NVLINK4_BOARD = Link(150.0, "18 NVLink4 links, 900 GB/s bidirectional; 4-GPU board: 6 links per "
-                     "pair = 6 x 25 GB/s", "NVIDIA H100 / H200 datasheets")
-NVLINK4_SWITCH = Link(450.0, "900 GB/s bidirectional per GPU (NVSwitch gen 3)",
-                      "NVIDIA DGX H100 datasheet; HGX H200 (H200 datasheet)")
-NVLINK5_BOARD = Link(300.0, "18 NVLink5 links, 1.8 TB/s bidirectional; 6 links per pair = "
-                     "6 x 50 GB/s", "NVIDIA Blackwell (HGX B200) datasheet")
-NVLINK5_SWITCH = Link(900.0, "1.8 TB/s bidirectional per GPU (NVLink 5 switch)",
-                      "NVIDIA DGX B200 datasheet")
-HDR_NIC = Link(25.0, "8 x ConnectX-6 200 Gb/s HDR InfiniBand, one per GPU",
-               "NVIDIA DGX A100 datasheet")
-NDR_NIC = Link(50.0, "8 x single-port ConnectX-7 400 Gb/s NDR InfiniBand (or 400GbE), one per "
-               "GPU", "NVIDIA DGX H100/H200 and DGX B200 user guides; DGX BasePOD RA, "
-               "'Core Components'")
-
 GPU_NODES = (
     GpuNode("A100_SXM_40GB", NVLINK3_BOARD, NVLINK3_SWITCH),
     GpuNode("A100_SXM_80GB", NVLINK3_BOARD, NVLINK3_SWITCH, HDR_NIC, 16),
@@ -162,32 +134,7 @@ GPU_NODES = (
     GpuNode("B200_180GB", NVLINK5_BOARD, NVLINK5_SWITCH, NDR_NIC, 32),
 )
 
-INFINITY_FABRIC = Link(64.0, "7 Infinity Fabric links of 128 GB/s peak bidirectional, one per peer",
-                       "AMD Instinct MI300X data sheet")
-TPUV3_ICI = Link(80.0, "80 GB/s, 1000 ns (a v3-8's 8 TensorCores; v3-32 as a 4 x 8 2-D torus)",
-                 "ASTRA-sim inputs/network/tpu_v3_8.yml and tpu_v3_32_2dtorus.yml")
-TPUV4_ICI = Link(50.0, "6 ICI links per chip, 400 Gb/s per link and direction; bisection 24 TB/s "
-                 "per 16x16x16 pod = 47 GB/s per link (How to Scale Your Model, ch. 'TPUs': "
-                 "45 GB/s one-way)", "Jouppi et al., 'TPU v4', ISCA 2023; Cloud TPU docs, 'TPU v4'")
-TPUV5P_ICI = Link(100.0, "1200 GBps bidirectional ICI per chip over 6 links", "Cloud TPU docs, "
-                  "'TPU v5p'; How to Scale Your Model, ch. 'TPUs': 1e11 B/s one-way per link")
-TPUV6E_ICI = Link(100.0, "800 GBps bidirectional ICI per chip over 4 ports (bisection 3.2 TB/s "
-                  "per 16x16 pod)", "Cloud TPU docs, 'TPU v6e'; How to Scale Your Model, ch. "
-                  "'TPUs': 1e11 B/s one-way per link")
-TPU7X_ICI = Link(100.0, "1200 GBps bidirectional ICI per chip over 6 links (3-D torus, 4x4x4 "
-                 "cubes)", "Cloud TPU docs, 'TPU7x (Ironwood)'")
-TPU7X_D2D = Link(600.0, "die-to-die link between the two chiplets ~6x a 1-D ICI link "
-                 "(assumed 6 x 100 GB/s; not in the retrieved spec table)",
-                 "Cloud TPU docs, 'TPU7x (Ironwood)', dual-chiplet architecture")
-
-# Meta's RoCE cluster of the Llama 3 report ("The Llama 3 Herd of Models", 2024, §3.3.1
-# "Network"): 400 Gb/s RoCE per GPU, a three-layer Clos of 24K GPUs. Per rack, two 8-GPU servers
-# under one Minipack2 ToR switch; 192 racks (3,072 GPUs) per pod under cluster switches at full
-# bisection; 8 pods under aggregation switches at 1:7 oversubscription.
-META_ROCE = Link(50.0, "400 Gbps RoCE per GPU (each of a server's 8 GPUs its own NIC)",
-                 "Llama 3 report, §3.3.1 'Network'")
-META_AGGREGATION = Link(50.0 / 7, "400 Gbps per GPU below the aggregation layer, oversubscribed "
-                        "1:7 across pods", "Llama 3 report, §3.3.1 'Network'")
+# Meta's Llama 3 cluster (links: system_links.py).
 META_RACK_SERVERS = 2  # servers (16 GPUs) under one ToR switch
 META_POD_RACKS = 192  # racks per pod (3,072 GPUs)
 AGGREGATION_NS = 4000.0  # across the aggregation layer: two switch levels more than a pod
@@ -208,18 +155,18 @@ TPU_SLICES = (
 
 def gpu_presets(gpu: GpuNode) -> list[Preset]:
     """The 4-GPU board, the 8-GPU node and its rail-optimized clusters."""
-    box = Dim("Switch", 8, gpu.switch8.gbps, BOX_NS)
-    presets = [Preset(f"{gpu.node}_4GPU", gpu.node, (Dim("FullyConnected", 4, gpu.board4.gbps,
+    box = Dim("Switch", 8, gpu.switch8.rate, BOX_NS)
+    presets = [Preset(f"{gpu.node}_4GPU", gpu.node, (Dim("FullyConnected", 4, gpu.board4.rate,
                                                          BOX_NS),), "4-GPU NVLink board"),
                Preset(f"{gpu.node}_8GPU", gpu.node, (box,), "8-GPU NVSwitch node")]
     if gpu.nic is None:
         return presets
     for nodes in NODE_COUNTS:
         if nodes <= gpu.leaf_nodes:
-            fabric = (Dim("Switch", nodes, gpu.nic.gbps, LEAF_NS),)
+            fabric = (Dim("Switch", nodes, gpu.nic.rate, LEAF_NS),)
         else:
-            fabric = (Dim("Switch", gpu.leaf_nodes, gpu.nic.gbps, LEAF_NS),
-                      Dim("Switch", nodes // gpu.leaf_nodes, gpu.nic.gbps, SPINE_NS))
+            fabric = (Dim("Switch", gpu.leaf_nodes, gpu.nic.rate, LEAF_NS),
+                      Dim("Switch", nodes // gpu.leaf_nodes, gpu.nic.rate, SPINE_NS))
         presets.append(Preset(f"{gpu.node}_8GPU_{nodes}", gpu.node, (box, *fabric),
                               f"{nodes} nodes, rail-optimized fat tree"))
     return presets
@@ -235,10 +182,10 @@ def meta_presets() -> list[Preset]:
         pods = 1
         while racks // pods > META_POD_RACKS:
             pods *= 2
-        dims = (Dim("Switch", 8, NVLINK4_SWITCH.gbps, BOX_NS),
-                Dim("Switch", META_RACK_SERVERS, META_ROCE.gbps, LEAF_NS),
-                Dim("Switch", racks // pods, META_ROCE.gbps, SPINE_NS),
-                Dim("Switch", pods, META_AGGREGATION.gbps, AGGREGATION_NS))
+        dims = (Dim("Switch", 8, NVLINK4_SWITCH.rate, BOX_NS),
+                Dim("Switch", META_RACK_SERVERS, META_ROCE.rate, LEAF_NS),
+                Dim("Switch", racks // pods, META_ROCE.rate, SPINE_NS),
+                Dim("Switch", pods, META_AGGREGATION.rate, AGGREGATION_NS))
         presets.append(Preset(f"H100_80GB_Meta_{gpus}", "H100_80GB", dims,
                               f"Meta's Llama 3 RoCE cluster, {racks // pods} racks in each of "
                               f"{pods} pods"))
@@ -258,14 +205,14 @@ def tpu_presets(tpu: TpuSlices) -> list[Preset]:
     devices_per_chip = 1 if tpu.d2d is None else 2
     presets = []
     for shape in tpu.shapes:
-        dims = [] if tpu.d2d is None else [Dim("FullyConnected", 2, tpu.d2d.gbps, ICI_NS)]
+        dims = [] if tpu.d2d is None else [Dim("FullyConnected", 2, tpu.d2d.rate, ICI_NS)]
         kinds = []
         for axis, chips in enumerate(shape):
             if chips == 1:
                 continue
             torus = axis_wraps(tpu.wraps, shape, axis)
             kinds.append("torus" if torus else "mesh")
-            dims.append(Dim("Ring", chips, tpu.link.gbps * (2 if torus else 1) / devices_per_chip,
+            dims.append(Dim("Ring", chips, tpu.link.rate * (2 if torus else 1) / devices_per_chip,
                             ICI_NS))
         machine = f"{'x'.join(map(str, shape))} slice ({', '.join(kinds)})"
         presets.append(Preset(f"{tpu.prefix}_{math.prod(shape) * devices_per_chip}", tpu.node,
@@ -278,14 +225,14 @@ def presets() -> list[Preset]:
     out = [p for gpu in GPU_NODES for p in gpu_presets(gpu)]
     # Kept for comparison with earlier runs: 4 nodes as two leaf groups of two.
     out.append(Preset("H100_80GB_8GPU_2_2", "H100_80GB", (
-        Dim("Switch", 8, NVLINK4_SWITCH.gbps, BOX_NS), Dim("Switch", 2, NDR_NIC.gbps, LEAF_NS),
-        Dim("Switch", 2, NDR_NIC.gbps, SPINE_NS)), "4 nodes as 2 leaf groups of 2"))
-    out.append(Preset("MI300X_8", "MI300X", (Dim("FullyConnected", 8, INFINITY_FABRIC.gbps,
+        Dim("Switch", 8, NVLINK4_SWITCH.rate, BOX_NS), Dim("Switch", 2, NDR_NIC.rate, LEAF_NS),
+        Dim("Switch", 2, NDR_NIC.rate, SPINE_NS)), "4 nodes as 2 leaf groups of 2"))
+    out.append(Preset("MI300X_8", "MI300X", (Dim("FullyConnected", 8, INFINITY_FABRIC.rate,
                                                  BOX_NS),), "8-GPU Infinity Fabric platform"))
-    out.append(Preset("TPUv3_8", "TPUv3", (Dim("Ring", 8, TPUV3_ICI.gbps, ICI_NS),),
+    out.append(Preset("TPUv3_8", "TPUv3", (Dim("Ring", 8, TPUV3_ICI.rate, ICI_NS),),
                       "v3-8, one NPU per TensorCore (ASTRA-sim's input)"))
-    out.append(Preset("TPUv3_32", "TPUv3", (Dim("Ring", 4, TPUV3_ICI.gbps, ICI_NS),
-                                            Dim("Ring", 8, TPUV3_ICI.gbps, ICI_NS)),
+    out.append(Preset("TPUv3_32", "TPUv3", (Dim("Ring", 4, TPUV3_ICI.rate, ICI_NS),
+                                            Dim("Ring", 8, TPUV3_ICI.rate, ICI_NS)),
                       "v3-32 2-D torus (ASTRA-sim's input)"))
     return out + meta_presets() + [p for tpu in TPU_SLICES for p in tpu_presets(tpu)]
 
@@ -294,13 +241,18 @@ def _flow_list(values) -> str:
     return "[ " + ", ".join(str(v) for v in values) + " ]"
 
 
+def astra_gbps(gbps: float) -> float:
+    """``gbps`` (1e9 bytes per second) in network.yml's unit, 2**30 bytes per second."""
+    return round(gbps * 1e9 / ASTRA_GB, 4)
+
+
 def network_yml(preset: Preset) -> str:
     """network.yml text."""
     return "".join([
         f"# {preset.name}: see configs/systems/README.md for the source of every number.\n",
         f"topology: {_flow_list(d.topology for d in preset.dims)}\n",
         f"npus_count: {_flow_list(d.npus for d in preset.dims)}\n",
-        f"bandwidth: {_flow_list(float(d.bandwidth) for d in preset.dims)}\n",
+        f"bandwidth: {_flow_list(astra_gbps(d.bandwidth) for d in preset.dims)}\n",
         f"latency: {_flow_list(float(d.latency) for d in preset.dims)}\n"])
 
 
@@ -341,15 +293,30 @@ def link_table() -> str:
         uses.setdefault(tpu.link, []).append(f"{tpu.prefix}_* ICI")
         if tpu.d2d is not None:
             uses.setdefault(tpu.d2d, []).append(f"{tpu.prefix}_* die-to-die")
-    rows = ["| GB/s per link and direction | quoted | source | used by |", "|---|---|---|---|"]
-    rows += [f"| {link.gbps:g} | {link.quoted} | {link.source} | {'; '.join(users)} |"
-             for link, users in uses.items()]
+    rows = ["| line rate, GB/s per link and direction | collectives reach (GB/s) | quoted | "
+            "source | used by |",
+            "|---|---|---|---|---|"]
+    rows += [f"| {link.gbps:g} | {link.rate:g} | {link.quoted} | {link.source} | "
+             f"{'; '.join(users)} |" for link, users in uses.items()]
+    return "\n".join(rows)
+
+
+def achieved_table() -> str:
+    """README table of the shares of the line rate that collectives reach, with their sources."""
+    shares = {}
+    for gpu in GPU_NODES:
+        for link in (gpu.board4, gpu.switch8, gpu.nic):
+            if link is not None:
+                shares.setdefault(link.achieved, None)
+    rows = ["| share of the line rate | quoted | source |", "|---|---|---|"]
+    rows += [f"| {a.share:.4g} | {a.quoted} | {a.source} |" for a in shares]
     return "\n".join(rows)
 
 
 def preset_table() -> str:
     """README table of every preset."""
-    rows = ["| preset | NPUs | machine | dimensions (innermost first) | node preset |",
+    rows = ["| preset | NPUs | machine | dimensions (innermost first; GB/s reached, 1e9 bytes) "
+            "| node preset |",
             "|---|---|---|---|---|"]
     for p in presets():
         npus = math.prod(d.npus for d in p.dims)
@@ -359,7 +326,8 @@ def preset_table() -> str:
 
 def readme_text(current: str) -> str:
     """``current`` README with both generated tables replaced."""
-    for label, table in (("links", link_table()), ("presets", preset_table())):
+    for label, table in (("links", link_table()), ("achieved", achieved_table()),
+                         ("presets", preset_table())):
         start, end = TABLE_START.format(label), TABLE_END.format(label)
         head, found, rest = current.partition(start)
         if not found or end not in rest:

@@ -16,6 +16,8 @@ from hespas_py.accuracy.evaluate import Result, evaluate, row_params, trend_erro
 from hespas_py.accuracy.rows import GROUPS, SCALE_COLUMNS, Group, Row, groups, parse_hespas, parse_scale
 from hespas_py.cli.main import app
 from hespas_py.errors import HespasError
+from hespas_py.hardware import find_preset
+from hespas_py.hardware.presets import write_preset
 
 TINY = """module @tiny attributes {mhlo.num_replicas = 4 : i32} {
   func.func public @main(%a: tensor<256x256xf32>) -> tensor<256x256xf32> {
@@ -260,3 +262,25 @@ def test_plot_without_matplotlib_is_one_clear_error(monkeypatch, tmp_path: Path)
 
 def test_group_title_and_table_of_every_group():
     assert all(isinstance(g, Group) and g.title and g.rows() for g in GROUPS.values())
+
+
+def test_a_preset_folder_stands_in_for_a_node_preset(stand_in, tmp_path):
+    """``--node NAME=DIR``: the rows of node preset NAME run on the preset folder DIR (a
+    calibrated preset): its figures, and its path in the row; ``--node DIR``: every row."""
+    a100 = find_preset("A100_SXM_40GB")
+    folder = tmp_path / "slow_a100"
+    write_preset(folder, {"datasheet": a100.datasheet,
+                          "hardware": {**a100.hardware, "memory_bandwidth": 1e9,
+                                       "peak_flops": 1e9, "per_datatype_flops": {}}})
+    args = ["accuracy", "--json", "--estimator", "roofline", *options(stand_in, "hespas")]
+    plain = json.loads(CliRunner().invoke(app, args).stdout)["rows"][0]
+    result = CliRunner().invoke(app, [*args, "--node", f"A100_SXM_40GB={folder}"])
+    assert result.exit_code == 0, result.output
+    (row,) = json.loads(result.stdout)["rows"]
+    assert row["node"] == str(folder) and row["estimated_s"] > 10 * plain["estimated_s"]
+    every = json.loads(CliRunner().invoke(app, [*args, "--node", str(folder)]).stdout)["rows"]
+    assert every == [row]
+    other = json.loads(CliRunner().invoke(app, [*args, "--node", f"TPUv4={folder}"]).stdout)
+    assert other["rows"] == [plain]
+    with pytest.raises(HespasError, match=r"expected \[NAME=\]PRESET"):
+        CliRunner().invoke(app, [*args, "--node", f"={folder}"], catch_exceptions=False)

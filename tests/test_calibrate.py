@@ -11,7 +11,8 @@ import pytest
 from hespas_py.calibrate import (collectives, convolutions, elementwise, gemms, launch, rows,
                                  streams)
 from hespas_py.calibrate.model import Context, Measured, compute_seconds, memory_seconds, share
-from hespas_py.calibrate.preset import Base, carried, entries, node_configs
+from hespas_py.calibrate.preset import (REFERENCE_METHOD, carried, entries, load_base,
+                                        node_document)
 from hespas_py.calibrate.run import derive, device_preset, parse_kinds
 from hespas_py.calibrate.timing import Budget, random_array, slope
 from hespas_py.errors import HespasError
@@ -21,7 +22,20 @@ GiB = 1 << 30
 
 @pytest.fixture(scope="module")
 def h100():
-    return Base.load("H100_80GB")
+    return load_base("H100_80GB")
+
+
+def reference(preset):
+    """The `Hardware` a calibration measures against (the preset's fused_roofline hardware)."""
+    return preset.hardware_for(REFERENCE_METHOD)
+
+
+def sections(document, tmp_path):
+    """Per estimator, the hardware section a calibrated preset's ``node.json`` gives."""
+    from hespas_py.hardware.presets import preset_of
+
+    preset = preset_of(document, tmp_path / "calibrated")
+    return {m: preset.section(m) for m in preset.estimator_names}
 
 
 def timed(seconds: float) -> dict:
@@ -58,7 +72,7 @@ def test_stream_bytes_and_memory_efficiency(h100):
                       **timed(1e-3 + 1e-6)},
                      {"mode": "read_write", "array_bytes": 1 << 20, "moved_bytes": 2 << 20,
                       **timed(1e-6 + 1e-6)}]}
-    (m,) = streams.derive(raw, Context(h100.reference()))
+    (m,) = streams.derive(raw, Context(reference(h100)))
     # The largest case: 2 GiB in 1 ms after the 1 us launch, over the 3.35 TB/s datasheet.
     assert m.param == "memory_efficiency"
     assert m.value == pytest.approx(2 * GiB / 1e-3 / 3350e9, rel=1e-3)
@@ -69,9 +83,9 @@ def test_gemm_flops_bytes_and_the_types_run():
     assert gemms.gemm_bytes(2, 3, 4, "bf16", "bf16") == (8 + 12) * 2 + 6 * 2
     assert gemms.gemm_bytes(8, 8, 8, "f8E4M3FN", "bf16") == 128 + 128
     budget = Budget.of("gpu", quick=True)
-    with_fp8 = {c["type"] for c in gemms.cases(budget, Base.load("H100_80GB").reference())}
+    with_fp8 = {c["type"] for c in gemms.cases(budget, reference(load_base("H100_80GB")))}
     assert with_fp8 == {"bf16", "f16", "f32_default", "f32_highest", "fp8"}
-    assert "fp8" not in {c["type"] for c in gemms.cases(budget, Base.load("A100_SXM_80GB").reference())}
+    assert "fp8" not in {c["type"] for c in gemms.cases(budget, reference(load_base("A100_SXM_80GB")))}
 
 
 def _gemm_case(kind, dtype, precision, side, seconds, out=None):
@@ -90,7 +104,7 @@ def _time_at(ctx, side, dtype, efficiency, out=None):
 
 
 def test_gemm_shares_round_trip_through_the_model_and_tf32_is_detected(h100):
-    ctx = Context(h100.reference())
+    ctx = Context(reference(h100))
     raw = {"cases": [_gemm_case("bf16", "bf16", "default", 8192, _time_at(ctx, 8192, "bf16", 0.7)),
                      _gemm_case("bf16", "bf16", "default", 4096, 1.0),  # smaller: not used
                      _gemm_case("f32_default", "f32", "default", 8192,
@@ -104,7 +118,7 @@ def test_gemm_shares_round_trip_through_the_model_and_tf32_is_detected(h100):
 
 
 def test_a_memory_bound_gemm_gives_no_share(h100):
-    ctx = Context(h100.reference())
+    ctx = Context(reference(h100))
     case = {**_gemm_case("bf16", "bf16", "default", 8192, 1.0), "mnk": [1, 8192, 8192],
             "flops": gemms.gemm_flops(1, 8192, 8192), "bytes": gemms.gemm_bytes(1, 8192, 8192, "bf16", "bf16")}
     case["timing"]["seconds"] = ctx.launch_s + ctx.memory_s(case["bytes"]) * 1.02
@@ -132,7 +146,7 @@ def _conv_case(key, side, cin, cout, k, stride, seconds_of):
 
 
 def test_convolution_channel_shares_round_trip_with_the_stem_padded(h100):
-    ctx = Context(h100.reference())
+    ctx = Context(reference(h100))
     f16 = ctx.peak("f16") * ctx.tensor_efficiency("f16")
 
     def at(share_, padding=1.0, pad_s=0.0):
@@ -170,7 +184,7 @@ def test_row_tile_latency_per_class(h100):
     raw = {"cases": [{**base, "case": "stream", "min_bytes": 2 * tile, **timed(1e-3)},
                      {**base, "case": "softmax", "min_bytes": 2 * tile, **timed(1e-3 + waves * 4e-6)},
                      {**base, "case": "row_sum", "min_bytes": tile, **timed(0.5e-3 + waves * 1e-6)}]}
-    (m,) = rows.derive(raw, Context(h100.reference()))
+    (m,) = rows.derive(raw, Context(reference(h100)))
     assert m.per_chip and m.value == pytest.approx({"softmax": 4e-6, "row_sum": 1e-6}, rel=1e-3)
 
 
@@ -189,7 +203,7 @@ def test_launch_and_dispatch_lines():
 
 
 def test_elementwise_bytes_cycles_and_vector_efficiency(h100):
-    ctx = Context(h100.reference())  # the sm_90 op profile: exp 79, negate 3 (default) cycles
+    ctx = Context(reference(h100))  # the sm_90 op profile: exp 79, negate 3 (default) cycles
     assert elementwise.moved_bytes("exponential", 10) == 80
     assert elementwise.moved_bytes("multiply", 10) == 120
     case = {"op": "exponential", "helper": "negate", "elements": 1 << 26, "steps": 16,
@@ -227,7 +241,7 @@ def test_calibrated_params_reproduce_the_measured_gemm_and_stream_in_the_estimat
 
     from hespas_py.estimate.fused_roofline import FusedRoofline
     from hespas_py.estimate.fusion import plan_kernels
-    from hespas_py.estimate.hardware import hardware_from_config
+    from hespas_py.hardware.presets import preset_of
     from hespas_py.mlir.reader import load_module
     from hespas_py.split.program import program_ops
 
@@ -235,10 +249,9 @@ def test_calibrated_params_reproduce_the_measured_gemm_and_stream_in_the_estimat
     raw = {"stream": {"cases": [{"mode": "read_write", "array_bytes": 2 * n,
                                  "moved_bytes": 4 * n, **timed(stream_s)}]},
            "gemm": {"cases": [_gemm_case("bf16", "bf16", "default", side, gemm_s)]}}
-    measured = derive(raw, h100.reference()).measured
-    configs = node_configs(h100, entries(measured, True, "test"), "test run")
-    hardware = hardware_from_config(configs["fused_roofline"], "calibrated", "fused_roofline")
-    estimator = FusedRoofline(hardware)
+    measured = derive(raw, reference(h100)).measured
+    document = node_document(h100, entries(measured, True, "test"), "test run")
+    estimator = FusedRoofline(preset_of(document, tmp_path).hardware_for("fused_roofline"))
 
     def estimated(fn, *shapes):
         path = tmp_path / f"{fn.__name__}.mlir"
@@ -259,29 +272,29 @@ def test_calibrated_params_reproduce_the_measured_gemm_and_stream_in_the_estimat
         stream_s, rel=0.01)
 
 
-def test_a_preset_marks_measured_and_carried_values(h100):
+def test_a_preset_marks_measured_and_carried_values(h100, tmp_path):
     measured = [Measured("memory_efficiency", 0.7, "stream"), Measured("launch_overhead_s", 2e-6,
                                                                        "chain", per_chip=True)]
-    configs = node_configs(h100, entries(measured, True, "GPU"), "on GPU")
-    hw = configs["fused_roofline"]["perf_estimator"]["hardware"]
+    configs = sections(node_document(h100, entries(measured, True, "GPU"), "on GPU"), tmp_path)
+    hw = configs["fused_roofline"]
     assert hw["memory_efficiency"] == 0.7 and hw["launch_overhead_s"] == 2e-6
     assert hw["memory_efficiency_source"] == "on GPU, measured: stream"
     assert hw["tensor_efficiency_source"].startswith("carried from H100_80GB (not measured): ")
-    assert "memory_efficiency" not in configs["roofline"]["perf_estimator"]["hardware"]
+    assert "memory_efficiency" not in configs["roofline"]
     assert "peak_flops" in carried(h100, entries(measured, True, "GPU"))
 
 
-def test_another_chip_gets_the_efficiencies_not_the_latencies(h100):
-    b200 = Base.load("B200_180GB")
+def test_another_chip_gets_the_efficiencies_not_the_latencies(h100, tmp_path):
+    b200 = load_base("B200_180GB")
     measured = [Measured("memory_efficiency", 0.7, "stream"),
                 Measured("launch_overhead_s", 2e-6, "chain", per_chip=True),
                 Measured("conv_channel_efficiency", {"64": 0.5}, "convs")]
     chosen = entries(measured, False, "NVIDIA H100 80GB HBM3 against H100_80GB")
-    hw = node_configs(b200, chosen, "on H100")["fused_roofline"]["perf_estimator"]["hardware"]
+    hw = sections(node_document(b200, chosen, "on H100"), tmp_path)["fused_roofline"]
     assert hw["memory_efficiency"] == 0.7 and hw["memory_bandwidth"] == 7700e9
-    assert hw["launch_overhead_s"] == b200.hardware()["launch_overhead_s"]
-    assert hw["conv_channel_efficiency"] == {**b200.hardware().get("conv_channel_efficiency", {}),
-                                             "64": 0.5}
+    own = b200.section("fused_roofline")
+    assert hw["launch_overhead_s"] == own["launch_overhead_s"]
+    assert hw["conv_channel_efficiency"] == {**own.get("conv_channel_efficiency", {}), "64": 0.5}
     assert "efficiency from NVIDIA H100 80GB HBM3" in hw["memory_efficiency_source"]
     assert [e.applied for e in chosen] == [True, False, True]
 

@@ -115,7 +115,7 @@ def test_a_sweep_takes_the_preset_directory(calibrated, tmp_path):
     spec = spec_from_doc({"workloads": [str(WORKLOAD)], "nodes": [str(out)],
                           "systems": ["H100_80GB_4GPU"]}, tmp_path / "spec.yaml")
     config = spec.nodes[str(out)]["fused_roofline"]
-    assert config.hardware.name == "h100_cpu" and config.file == out / "fused_roofline" / "config.json"
+    assert config.hardware.name == "h100_cpu" and config.file == out
 
 
 def test_force_replaces_and_from_carries_efficiencies_onto_another_chip(calibrated, tmp_path,

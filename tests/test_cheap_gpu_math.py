@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from hespas_py.estimate.fusion import GpuRules, plan_kernels
-from hespas_py.estimate.hardware import load_hardware
+from hespas_py.hardware import Params, load_hardware
 from hespas_py.memory import analyze, memory_rules
 from hespas_py.mlir.reader import load_module
 from hespas_py.resources import shipped
@@ -54,7 +54,7 @@ def test_the_memory_analysis_plans_with_the_presets_gpu_rewrites_but_the_operand
     rules = memory_rules(h200.params)
     assert rules == dataclasses.replace(GpuRules.of(h200.params), duplication_cone=False)
     assert rules.triton_normalization and rules.cublas_gemm_operands and rules.cheap_gpu_math
-    assert memory_rules({}) == GpuRules()
+    assert memory_rules(Params()) == GpuRules()
     assert memory_rules(load_hardware("TPUv5p", "fused_roofline").params) == GpuRules()
 
 

@@ -12,9 +12,10 @@ from hespas_py.accuracy.rows import parse_scale
 from hespas_py.chakra.summary import summarize_trace, trace_files
 from hespas_py.errors import HespasError
 from hespas_py.mlir.reader import load_module
-from hespas_py.pipeline import GenConfig, generate
+from hespas_py.pipeline import generate
 from hespas_py.split import split
 from hespas_py.split.combine import Thresholds
+from hespas_py.run import Split, build_config
 
 REPO = Path(__file__).resolve().parents[1]
 NODE = REPO / "configs" / "nodes" / "H100_80GB" / "fused_roofline" / "config.json"
@@ -143,9 +144,8 @@ def test_traces_carry_the_summed_size_and_default_off_is_unchanged(tmp_path):
     workload = REPO / "workloads" / "mlp_dp_4dev.mlir"
     runs = {}
     for name, threshold in (("default", None), ("zero", 0), ("on", 30 << 20)):
-        overrides = {} if threshold is None else {"combine_threshold": threshold}
-        runs[name] = generate(GenConfig.from_config(NODE, mlir_file=workload,
-                                                    output_dir=tmp_path / name, **overrides))
+        runs[name] = generate(build_config(NODE, mlir_file=workload, output_dir=tmp_path / name,
+                                           split=Split(combine_threshold=threshold)))
     read = {name: [p.read_bytes() for p in trace_files(tmp_path / name)] for name in runs}
     assert read["default"] == read["zero"]
     plain = summarize_trace(trace_files(tmp_path / "default")[0]).collectives["ALL_REDUCE"]
@@ -165,14 +165,14 @@ def test_bad_thresholds_are_input_errors(tmp_path):
                          ("all_reduce=1k", "--combine-threshold.all_reduce must be 0"),
                          ("everything=5", "unknown collective kind 'everything'")):
         with pytest.raises(HespasError, match=message):
-            GenConfig.from_config(NODE, mlir_file=workload, output_dir=tmp_path,
-                                  combine_threshold=bad)
+            build_config(NODE, mlir_file=workload, output_dir=tmp_path,
+                         split=Split(combine_threshold=bad))
     config = json.loads(NODE.read_text())
     config["combine_threshold"] = "big"
     path = tmp_path / "config.json"
     path.write_text(json.dumps(config))
     with pytest.raises(HespasError, match="combine_threshold must be an integer >= 0 or an object"):
-        GenConfig.from_config(path, mlir_file=workload, output_dir=tmp_path / "o")
+        build_config(path, mlir_file=workload, output_dir=tmp_path / "o")
     table = ("row,model,kernels,system,workload,node,system_preset,attention,counted,reason,note,"
              "measured_s,combine_threshold\nr,m,k,s,w,n,p,flash,true,,,1.0,{}\n")
     row = parse_scale(table.format(33554432), "t.csv", "scale")[0]

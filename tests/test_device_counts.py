@@ -18,8 +18,9 @@ from hespas_py.cli.compat import chakra_gen
 from hespas_py.errors import HespasError
 from hespas_py.mlir.bindings import ir, make_context
 from hespas_py.mlir.reader import load_module
-from hespas_py.pipeline import GenConfig, generate
+from hespas_py.pipeline import generate
 from hespas_py.split import split
+from hespas_py.run import build_config
 from test_gen_cli import run
 
 REPO = Path(__file__).resolve().parents[1]
@@ -250,7 +251,7 @@ def test_a_file_system_out_of_links_gets_copies(tmp_path, monkeypatch) -> None:
     path.write_text(step("mhlo.num_partitions = 10 : i32", [
         f"all_reduce {CHANNEL}, replica_groups = dense<> : tensor<0x0xi64>"]))
     out = tmp_path / "out"
-    generate(GenConfig.from_config("A100_SXM_40GB", mlir_file=path, output_dir=out))
+    generate(build_config("A100_SXM_40GB", mlir_file=path, output_dir=out))
     traces = [out / f"dev.{d}.et" for d in range(10)]
     assert len({p.read_bytes() for p in traces}) == 1
     assert sorted(os.stat(p).st_nlink for p in traces) == [1] + [3] * 9

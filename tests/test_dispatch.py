@@ -4,19 +4,20 @@ puts it, the presets that set it and its share of the GPU rows' idle time."""
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 
 import pytest
 
 from hespas_py.errors import HespasError
 from hespas_py.estimate.base import Estimate, OpCost, get_estimator
 from hespas_py.estimate.dispatch import DISPATCH, dispatch_cost, entry_buffers, with_dispatch
+from hespas_py.hardware import Params
 from hespas_py.mlir.reader import load_module
-from hespas_py.pipeline import GenConfig, generate
+from hespas_py.pipeline import generate
 from hespas_py.split import split
+from hespas_py.run import build_config
 from test_pipeline import TINY_MLIR
 
-PARAMS = {"dispatch_overhead_s": 1e-4, "dispatch_per_buffer_s": 1e-5}
+PARAMS = Params(dispatch_overhead_s=1e-4, dispatch_per_buffer_s=1e-5)
 
 
 @pytest.fixture
@@ -27,8 +28,8 @@ def tiny(tmp_path):
 
 
 def test_cost_is_a_fixed_part_plus_one_per_buffer():
-    assert dispatch_cost({}, 100) is None
-    assert dispatch_cost({"dispatch_overhead_s": 0, "dispatch_per_buffer_s": 0}, 5) is None
+    assert dispatch_cost(Params(), 100) is None
+    assert dispatch_cost(Params(dispatch_overhead_s=0, dispatch_per_buffer_s=0), 5) is None
     row = dispatch_cost(PARAMS, 7)
     assert row.name == DISPATCH and row.time_s == pytest.approx(1e-4 + 7e-5)
     assert row.notes == ("7 entry buffers",) and not row.fallback
@@ -52,8 +53,8 @@ def test_dispatch_goes_to_the_first_compute_block_only(tiny):
 
 
 def _gen(tiny, tmp_path, name, **params):
-    settings = GenConfig.from_config("H100_80GB", mlir_file=tiny, output_dir=tmp_path / name,
-                                     params=[f"{k}={v}" for k, v in params.items()] or None)
+    settings = build_config("H100_80GB", mlir_file=tiny, output_dir=tmp_path / name,
+                            params=params)
     return generate(settings)
 
 
@@ -62,8 +63,8 @@ def test_the_pipeline_adds_the_preset_dispatch_to_the_step(tiny, tmp_path):
     setting it to zero takes exactly that much off."""
     with_cost = _gen(tiny, tmp_path, "with")
     without = _gen(tiny, tmp_path, "without", dispatch_overhead_s=0, dispatch_per_buffer_s=0)
-    hardware = GenConfig.from_config("H100_80GB", mlir_file=tiny, output_dir=tmp_path).hardware.params
-    expected = hardware["dispatch_overhead_s"] + 2 * hardware["dispatch_per_buffer_s"]
+    params = build_config("H100_80GB", mlir_file=tiny, output_dir=tmp_path).hardware.params
+    expected = params.dispatch_overhead_s + 2 * params.dispatch_per_buffer_s
     assert expected > 0
     difference = with_cost.stats["runtime_s"] - without.stats["runtime_s"]
     assert difference == pytest.approx(expected, rel=1e-9)
@@ -95,16 +96,16 @@ def test_negative_dispatch_is_refused(tiny, tmp_path):
 
 def test_models_add_it_and_a_measuring_estimator_does_not(tiny, tmp_path):
     """xla_profile's block times are host-timed calls: each holds a dispatch already."""
-    hardware = GenConfig.from_config("H100_80GB", mlir_file=tiny, output_dir=tmp_path).hardware
+    hardware = build_config("H100_80GB", mlir_file=tiny, output_dir=tmp_path).hardware
     for name in ("roofline", "fused_roofline", "xla_cost"):
         assert get_estimator(name, hardware).dispatch(10).time_s == pytest.approx(
-            hardware.params["dispatch_overhead_s"] + 10 * hardware.params["dispatch_per_buffer_s"])
+            hardware.params.dispatch_overhead_s + 10 * hardware.params.dispatch_per_buffer_s)
     assert get_estimator("xla_profile", hardware).dispatch(10) is None
 
 
 def test_back_to_back_block_times_leave_the_step_dispatch_to_the_preset(tiny, tmp_path):
     """Runs issued back to back hide the per-call host time, so the step's one call is costed."""
-    hardware = GenConfig.from_config("H100_80GB", mlir_file=tiny, output_dir=tmp_path).hardware
-    hardware = replace(hardware, params={**hardware.params, "back_to_back": True})
+    hardware = build_config("H100_80GB", mlir_file=tiny, output_dir=tmp_path).hardware
+    hardware = hardware.with_params({"back_to_back": True})
     assert get_estimator("xla_profile", hardware).dispatch(10).time_s == pytest.approx(
-        hardware.params["dispatch_overhead_s"] + 10 * hardware.params["dispatch_per_buffer_s"])
+        hardware.params.dispatch_overhead_s + 10 * hardware.params.dispatch_per_buffer_s)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import multiprocessing
 from pathlib import Path
@@ -9,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from hespas_py.errors import HespasError
-from hespas_py.estimate import Estimate, Estimator, Hardware, get_estimator
+from hespas_py.estimate import Estimate, Estimator, get_estimator
+from hespas_py.hardware import Hardware
 from hespas_py.estimate.cache import CachedEstimator, _checksum, canonical_block_text
 from hespas_py.mlir.ops import Op
 from hespas_py.split.blocks import Block, BlockGraph
@@ -66,7 +68,7 @@ def test_attributes_and_hardware_are_part_of_the_key() -> None:
                     inputs=base.inputs, outputs=base.outputs)
     cached = CachedEstimator(get_estimator("roofline", HW), "/nonexistent")
     assert cached.key(changed) != cached.key(base)
-    other_hw = Hardware(**{**HW.__dict__, "memory_bandwidth": 2e12})
+    other_hw = dataclasses.replace(HW, memory_bandwidth=2e12)
     assert CachedEstimator(get_estimator("roofline", other_hw), "/x").key(base) != \
         cached.key(base)
 

@@ -9,7 +9,7 @@ import pytest
 
 from hespas_py.estimate import get_estimator
 from hespas_py.estimate.costs import op_work
-from hespas_py.estimate.hardware import load_hardware
+from hespas_py.hardware import load_hardware
 from hespas_py.split.blocks import Block
 
 reader = pytest.importorskip("hespas_py.mlir.reader")

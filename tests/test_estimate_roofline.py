@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from hespas_py.errors import HespasError
-from hespas_py.estimate import Hardware, get_estimator
-from hespas_py.estimate.hardware import load_hardware
+from hespas_py.estimate import get_estimator
+from hespas_py.hardware import Hardware, load_hardware
 from hespas_py.split.blocks import Block
 from test_estimate_costs import T, body, make_op
 
@@ -55,7 +55,7 @@ def test_memory_bound_op_time_is_bytes_over_bandwidth() -> None:
 def test_f32_matmul_uses_f32_rate_unless_tf32_is_enabled() -> None:
     plain = get_estimator("roofline", A100).estimate(block(matmul(4096, "f32")))
     assert plain.peak_flops == pytest.approx(19.5e12)
-    tf32_hw = Hardware(**{**A100.__dict__, "params": {"f32_matmul_as_tf32": True}})
+    tf32_hw = A100.with_params({"f32_matmul_as_tf32": True})
     tf32 = get_estimator("roofline", tf32_hw).estimate(block(matmul(4096, "f32")))
     assert tf32.per_op[0].dtype == "tf32"
     assert tf32.peak_flops == pytest.approx(156e12)  # the rate actually used: DEFECT 3 fixed
@@ -68,7 +68,7 @@ def test_f32_matmul_uses_f32_rate_unless_tf32_is_enabled() -> None:
     (("DEFAULT", "HIGHEST"), 19.5e12), (("HIGHEST", "HIGHEST"), 19.5e12)])
 def test_an_f32_dot_at_highest_precision_keeps_the_f32_rate(precision, rate) -> None:
     # XLA's CUDA GEMMs use TF32 at compute precision <= HIGH, the largest operand precision
-    tf32_hw = Hardware(**{**A100.__dict__, "params": {"f32_matmul_as_tf32": True}})
+    tf32_hw = A100.with_params({"f32_matmul_as_tf32": True})
     est = get_estimator("roofline", tf32_hw).estimate(block(matmul(4096, "f32", precision)))
     assert est.peak_flops == pytest.approx(rate)
     assert est.per_op[0].dtype == ("tf32" if rate > 20e12 else "f32")
@@ -88,7 +88,7 @@ def test_mixed_block_utilisation_never_exceeds_one() -> None:
     ops = [matmul(2048, "f16"), matmul(64, "f32"),
            make_op("stablehlo.exponential", [T([2048, 2048])], [T([2048, 2048])]),
            make_op("stablehlo.multiply", [T([8]), T([8])], [T([8])])]
-    tf32_hw = Hardware(**{**A100.__dict__, "params": {"f32_matmul_as_tf32": True}})
+    tf32_hw = A100.with_params({"f32_matmul_as_tf32": True})
     for hw in (A100, tf32_hw):
         est = get_estimator("roofline", hw).estimate(block(*ops))
         assert 0 < utilisation(est) <= 1 + 1e-12
@@ -105,7 +105,7 @@ def test_missing_dtype_uses_peak_flops_and_is_reported() -> None:
 
 
 def test_error_on_unknown_type_stops_the_run() -> None:
-    strict = Hardware(**{**A100.__dict__, "params": {"error_on_unknown_type": True}})
+    strict = A100.with_params({"error_on_unknown_type": True})
     with pytest.raises(HespasError, match="i8"):
         get_estimator("roofline", strict).estimate(block(matmul(64, "i8")))
 

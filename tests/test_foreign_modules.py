@@ -15,8 +15,9 @@ from hespas_py.errors import HespasError
 from hespas_py.estimate.costs import op_work
 from hespas_py.mlir.extract import BlockExtractor
 from hespas_py.mlir.reader import load_module, load_modules
-from hespas_py.pipeline import GenConfig, generate
+from hespas_py.pipeline import generate
 from hespas_py.split.blocks import is_collective
+from hespas_py.run import build_config
 from test_gen_cli import run
 
 DATA = Path(__file__).parent / "data" / "mlir"
@@ -58,7 +59,7 @@ def test_foreign_ops_are_opaque_to_every_stage() -> None:
 
 @pytest.mark.parametrize("config", ["A100_SXM_40GB", str(FUSED)], ids=["roofline", "fused"])
 def test_foreign_module_generates_with_fallback_ops_and_inferred_devices(tmp_path, config) -> None:
-    result = generate(GenConfig.from_config(config, mlir_file=TTXLA, output_dir=tmp_path / "out"))
+    result = generate(build_config(config, mlir_file=TTXLA, output_dir=tmp_path / "out"))
     stats = json.loads((tmp_path / "out" / "module_stats.json").read_text())
     assert stats["fallback_ops"] == {"ttir.rms_norm": 2, "ttir.matmul": 1}
     assert stats["devices"] == {

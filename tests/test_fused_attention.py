@@ -10,12 +10,14 @@ import jax
 import jax.numpy as jnp
 import pytest
 
-from hespas_py.estimate.base import Hardware, get_estimator
+from hespas_py.estimate.base import get_estimator
+from hespas_py.hardware import Hardware, Params
 from hespas_py.estimate.fusion import FLASH_BACKWARD, FLASH_FORWARD, Kind, plan_kernels
 from hespas_py.estimate.linalg_costs import REDUCIBLE_F32
 from hespas_py.mlir.reader import load_module
-from hespas_py.pipeline import GenConfig, generate
+from hespas_py.pipeline import generate
 from hespas_py.split.program import program_ops
+from hespas_py.run import build_config
 
 B, S, H, KV, D = 1, 256, 4, 2, 64
 #: FLOPs of one of attention's matmuls (QK^T, PV, ...): 2 B H S^2 D.
@@ -170,10 +172,10 @@ def test_switch_off_plans_what_it_always_planned(tmp_path):
 
 
 def hardware(**params) -> Hardware:
-    return Hardware("test", peak_flops=1e12, per_dtype_flops={"bf16": 100e12},
+    return Hardware(name="test", peak_flops=1e12, per_dtype_flops={"bf16": 100e12},
                     memory_bandwidth=1e12, vector_flops=1e12,
-                    params={"launch_overhead_s": 0.0, "memory_efficiency": 1.0,
-                            "compute_memory_overlap": 0.0, **params})
+                    params=Params().updated({"launch_overhead_s": 0.0, "memory_efficiency": 1.0,
+                                             "compute_memory_overlap": 0.0, **params}))
 
 
 def test_flash_kernel_time_uses_the_attention_efficiencies(tmp_path):
@@ -199,7 +201,7 @@ def test_module_stats_says_how_attention_was_costed(tmp_path, fused):
         "fused_attention": fused}}}))
     out = tmp_path / "out"
     step = lowered(tmp_path, attention, "remat")
-    generate(GenConfig.from_config(str(config), mlir_file=str(step), output_dir=str(out)))
+    generate(build_config(str(config), mlir_file=str(step), output_dir=str(out)))
     stats = json.loads((out / "module_stats.json").read_text())
     attention_stats = stats["attention"]
     assert attention_stats["mode"] == ("fused" if fused else "materialized")

@@ -10,13 +10,14 @@ from pathlib import Path
 import pytest
 
 from hespas_py.errors import HespasError
-from hespas_py.estimate.base import Hardware, get_estimator
+from hespas_py.estimate.base import get_estimator
+from hespas_py.hardware import Hardware, Params
 from hespas_py.estimate.fusion import (
     CONV_BACKWARD_FILTER, CONV_BACKWARD_INPUT, CONV_FORWARD, GpuRules, Kind,
     conv_channel_padding, plan_kernels)
 from hespas_py.estimate.fusion.classes import kernel_class
 from hespas_py.estimate.fusion.convolution import channel_efficiency
-from hespas_py.estimate.hardware import load_hardware
+from hespas_py.hardware import load_hardware
 from hespas_py.mlir.reader import load_module
 from hespas_py.split.program import program_ops
 
@@ -145,8 +146,8 @@ def test_weight_gradient_of_the_first_layer_is_padded_like_its_forward(tmp_path)
 
 
 def test_split_k_count_fills_the_last_wave():
-    hw = Hardware("t", 1e12, {"f16": 1e12}, 1e12,
-                  params={"num_cores": 108, "gemm_tile": 128})
+    hw = Hardware(name="t", peak_flops=1e12, per_dtype_flops={"f16": 1e12}, memory_bandwidth=1e12,
+                  params=Params(num_cores=108, gemm_tile=128))
     estimator = get_estimator("fused_roofline", hw)
     # 5 output tiles of a 576 x 64 weight gradient, K = 802816: 21 K-slices -> 105 CTAs in one
     # wave of 108 cores (22 slices would spill 2 CTAs into a second wave: 110/216 busy).
@@ -163,8 +164,9 @@ def test_padding_slows_the_tensor_work_only_where_the_preset_says_xla_pads(tmp_p
                           f"    return %y : {y}", f"%x: {x}, %w: {w}", y)
     times = []
     for padded in (False, True):
-        hw = Hardware("t", 1e12, {"f16": 1e12}, 1e15, params={
-            "launch_overhead_s": 0.0, "conv_channel_padding": padded})
+        hw = Hardware(name="t", peak_flops=1e12, per_dtype_flops={"f16": 1e12},
+                      memory_bandwidth=1e15,
+                      params=Params(launch_overhead_s=0.0, conv_channel_padding=padded))
         times.append(get_estimator("fused_roofline", hw).kernel_cost(k)[0])
     # Compute-bound (memory at 1e15 B/s is 0.95-overlapped): 4/3 the tensor time once padded.
     memory = k.bytes / (1e15 * 0.8)
@@ -193,8 +195,9 @@ def test_few_channels_slow_the_tensor_work_by_the_measured_share(tmp_path, cin, 
     assert k.conv_channels == (cin, cout)
     times = []
     for table in ({}, {"64": 0.5}):
-        hw = Hardware("t", 1e12, {"f16": 1e12}, 1e15, params={
-            "launch_overhead_s": 0.0, "conv_channel_efficiency": table})
+        hw = Hardware(name="t", peak_flops=1e12, per_dtype_flops={"f16": 1e12},
+                      memory_bandwidth=1e15, params=Params().updated(
+                          {"launch_overhead_s": 0.0, "conv_channel_efficiency": table}))
         times.append(get_estimator("fused_roofline", hw).kernel_cost(k)[0])
     memory = 0.05 * k.bytes / (1e15 * 0.8)    # compute-bound: memory 0.95-overlapped
     assert times[0] == pytest.approx(k.tensor_flops / 1e12 + memory)
@@ -203,7 +206,7 @@ def test_few_channels_slow_the_tensor_work_by_the_measured_share(tmp_path, cin, 
 
 @pytest.mark.parametrize("table", [{"64": 1.5}, {"64": 0}, {"x": 0.5}, {}, [0.5], {"0": 0.5}])
 def test_a_bad_channel_table_is_one_line(table):
-    from hespas_py.estimate.hardware import parse_params
+    from hespas_py.hardware import parse_params
 
     with pytest.raises(HespasError, match="conv_channel_efficiency must be an object of positive"):
         parse_params([f"conv_channel_efficiency={json.dumps(table)}"], "fused_roofline")
@@ -220,7 +223,7 @@ def test_the_h100_preset_times_the_stem_convolution_as_measured_alone(tmp_path):
     (k,) = plan(tmp_path, f"    {stem}\n    return %y : {y}", f"%x: {x}, %w: {w}", y)
     assert k.conv_channels == (3, 64)
     hardware = load_hardware("H100_80GB", "fused_roofline")
-    assert hardware.params["conv_channel_efficiency"]["3"] == 0.22
+    assert hardware.params.conv_channel_efficiency[3] == 0.22
     time_s = get_estimator("fused_roofline", hardware).kernel_cost(k)[0]
     assert time_s == pytest.approx(464.6e-6, rel=0.03)
 

@@ -6,9 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from hespas_py.estimate.base import Hardware, get_estimator
+from hespas_py.estimate.base import get_estimator
+from hespas_py.hardware import Hardware, Params, find_preset
 from hespas_py.estimate.fusion import Kind, plan_kernels
-from hespas_py.estimate.hardware import load_hardware, preset_names
+from hespas_py.hardware import load_hardware, preset_names
 from hespas_py.mlir.reader import load_module
 from hespas_py.split.program import program_ops
 from test_fused_attention import MATMUL, attention, lowered
@@ -16,9 +17,10 @@ from test_fused_attention import MATMUL, attention, lowered
 
 def hardware(**params) -> Hardware:
     """Compute-only timing: 100 TFLOP/s bf16, memory and launches free."""
-    return Hardware("test", peak_flops=1e12, per_dtype_flops={"bf16": 100e12},
+    return Hardware(name="test", peak_flops=1e12, per_dtype_flops={"bf16": 100e12},
                     memory_bandwidth=1e21, vector_flops=1e18,
-                    params={"launch_overhead_s": 0.0, "compute_memory_overlap": 0.0, **params})
+                    params=Params().updated({"launch_overhead_s": 0.0,
+                                             "compute_memory_overlap": 0.0, **params}))
 
 
 def dot_kernel(tmp_path: Path, lhs: str, rhs: str, out: str, numbers: str):
@@ -79,10 +81,10 @@ def test_flash_kernel_runs_at_the_share_of_the_array_its_head_dim_fills(tmp_path
 
 
 def test_tpu_presets_name_their_matrix_unit_and_gpus_have_none():
-    sizes = {name: load_hardware(name, "fused_roofline").params.get("mxu_size")
+    sizes = {name: load_hardware(name, "fused_roofline").params.mxu_size
              for name in preset_names()}
     assert sizes["TPUv6e"] == sizes["TPU7x"] == 256
     assert sizes["TPUv3"] == sizes["TPUv4"] == sizes["TPUv5e"] == sizes["TPUv5p"] == 128
-    assert all(size is None for name, size in sizes.items() if not name.startswith("TPU"))
+    assert all(size == 0 for name, size in sizes.items() if not name.startswith("TPU"))
     for name in ("TPUv6e", "TPU7x"):
-        assert load_hardware(name, "fused_roofline").params["mxu_size_source"]
+        assert find_preset(name).every_key()["mxu_size_source"]

@@ -8,10 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from hespas_py.estimate.base import Hardware, get_estimator
+from hespas_py.estimate.base import get_estimator
+from hespas_py.hardware import Hardware, Params
 from hespas_py.estimate.fusion import Kind, plan_kernels
 from hespas_py.estimate.fusion.rules import GpuRules
-from hespas_py.estimate.hardware import load_hardware, preset_names
+from hespas_py.hardware import load_hardware, preset_names
 from hespas_py.mlir.reader import load_module
 from hespas_py.split import split
 from hespas_py.split.program import program_ops
@@ -205,9 +206,9 @@ def test_while_repeats_its_body_kernels(tmp_path):
     assert len(body) == 1 and body[0].count == 5 and body[0].bytes == 2 * MiB
 
 
-HW = Hardware("test", peak_flops=1e12, per_dtype_flops={"f32": 1e12}, memory_bandwidth=1e12,
-              vector_flops=1e12, params={"launch_overhead_s": 5e-6, "memory_efficiency": 0.5,
-                                         "compute_memory_overlap": 1.0})
+HW = Hardware(name="test", peak_flops=1e12, per_dtype_flops={"f32": 1e12}, memory_bandwidth=1e12,
+              vector_flops=1e12, params=Params(launch_overhead_s=5e-6, memory_efficiency=0.5,
+                                               compute_memory_overlap=1.0))
 
 
 def test_kernel_time_adds_launch_overhead_and_uses_achievable_bandwidth(tmp_path):
@@ -270,8 +271,8 @@ def test_every_node_preset_has_a_fused_config_with_sources(repo_dir):
         assert dict(fused.per_dtype_flops) == dict(roofline.per_dtype_flops)
         for key in ("memory_efficiency", "tensor_efficiency", "launch_overhead_s"):
             assert 0 < hw[key] <= 1 and hw[f"{key}_source"], (name, key)
-    assert math.isclose(load_hardware("A100_SXM_40GB", "fused_roofline").params[
-        "tensor_efficiency"], 267.9 / 312, rel_tol=1e-3)
+    assert math.isclose(load_hardware("A100_SXM_40GB", "fused_roofline").params.tensor_efficiency,
+                        267.9 / 312, rel_tol=1e-3)
 
 
 def test_optimization_barrier_is_an_identity_its_reader_fuses_through(tmp_path):

@@ -13,7 +13,8 @@ import pytest
 
 from hespas_py.cli.compat import chakra_gen
 from hespas_py.cli.main import main
-from hespas_py.pipeline import GenConfig
+from hespas_py.hardware.config import param_values
+from hespas_py.run import build_config
 from test_pipeline import HARDWARE, TINY_MLIR
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -152,11 +153,11 @@ def test_estimator_and_params_on_the_command_line(tmp_path, tiny, capsys, monkey
                                       "--json", *flags], capsys, monkeypatch)
     assert code == 0, stderr
     assert json.loads(stdout)["estimator"] == estimator
-    settings = GenConfig.from_config("H100_80GB", mlir_file=tiny, output_dir=out,
-                                     estimator=flags[1] if flags[:1] == ["--estimator"] else None,
-                                     params=flags[1::2] if flags[:1] == ["--param"] else None)
-    assert settings.method == estimator
-    assert {k: settings.hardware.params[k] for k in params} == params
+    settings = build_config("H100_80GB", mlir_file=tiny, output_dir=out,
+                            estimator=flags[1] if flags[:1] == ["--estimator"] else None,
+                            params=param_values(flags[1::2]) if flags[:1] == ["--param"] else None)
+    assert settings.estimator == estimator
+    assert {k: getattr(settings.hardware.params, k) for k in params} == params
 
 
 @pytest.mark.parametrize("flags, message", [

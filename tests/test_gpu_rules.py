@@ -14,7 +14,7 @@ from hespas_py.estimate.base import get_estimator
 from hespas_py.estimate.costs import op_work
 from hespas_py.estimate.fusion import GpuRules, Kind, plan_kernels
 from hespas_py.estimate.fusion.classes import kernel_class
-from hespas_py.estimate.hardware import load_hardware
+from hespas_py.hardware import find_preset, load_hardware
 from hespas_py.estimate.fusion.tree_reduction import partial_counts
 from hespas_py.estimate.library_calls import library_call
 from hespas_py.mlir.reader import load_module
@@ -73,9 +73,9 @@ def test_cudnn_flash_attention_calls_are_flash_kernels_at_the_attention_efficien
     estimator = get_estimator("fused_roofline", hardware)
     peak = hardware.per_dtype_flops["bf16"]
     waves = 128 / 132  # one thread block per 128 rows: 128 blocks on 132 SMs
-    compute = causal_fwd / (peak * hardware.params["attention_efficiency"] * waves)
+    compute = causal_fwd / (peak * hardware.params.attention_efficiency * waves)
     assert estimator.kernel_cost(forward)[0] == pytest.approx(
-        hardware.params["launch_overhead_s"] + compute
+        hardware.params.launch_overhead_s + compute
         + forward.bytes / (hardware.memory_bandwidth * 0.8) * 0.05, rel=1e-6)
 
 
@@ -229,7 +229,7 @@ def test_cublas_reads_dot_operands_as_stored(tmp_path):
 @pytest.mark.parametrize("preset,on", [("H100_80GB", True), ("A100_SXM_40GB", True),
                                        ("TPUv5p", False), ("TPUv6e", False)])
 def test_gpu_rules_are_on_for_nvidia_presets_only(preset, on):
-    params = load_hardware(preset, "fused_roofline").params
+    params = find_preset(preset).every_key()
     for rule in ("triton_normalization", "select_and_scatter_expansion", "cublas_gemm_operands",
                  "cublas_operand_layouts"):
         assert bool(params.get(rule, False)) is on
@@ -254,11 +254,11 @@ def test_scatter_kernels_run_at_the_scatter_efficiency(tmp_path):
     fill, _, scatter = plan(path, ALL)
     hardware = load_hardware("H100_80GB", "fused_roofline")
     estimator = get_estimator("fused_roofline", hardware)
-    launch = hardware.params["launch_overhead_s"]
+    launch = hardware.params.launch_overhead_s
     assert estimator.kernel_cost(scatter)[0] - launch == pytest.approx(
-        scatter.bytes / (hardware.memory_bandwidth * hardware.params["scatter_efficiency"]))
+        scatter.bytes / (hardware.memory_bandwidth * hardware.params.scatter_efficiency))
     assert estimator.kernel_cost(fill)[0] - launch == pytest.approx(
-        fill.bytes / (hardware.memory_bandwidth * hardware.params["memory_efficiency"]))
+        fill.bytes / (hardware.memory_bandwidth * hardware.params.memory_efficiency))
 
 
 def _reduce_op(tmp_path: Path, shape: str, dims: str, result: str):

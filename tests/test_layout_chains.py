@@ -10,7 +10,7 @@ import pytest
 
 from hespas_py.estimate.fusion import GpuRules, plan_kernels
 from hespas_py.estimate.fusion.classes import kernel_class
-from hespas_py.estimate.hardware import load_hardware
+from hespas_py.hardware import load_hardware
 from hespas_py.memory import analyze, memory_rules
 from hespas_py.mlir.reader import load_module
 from hespas_py.resources import shipped

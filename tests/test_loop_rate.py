@@ -9,8 +9,8 @@ import pytest
 from hespas_py.estimate.base import get_estimator
 from hespas_py.estimate.fusion import Kind
 from hespas_py.estimate.fusion.kernel import Kernel
-from hespas_py.estimate.hardware import load_hardware
 from hespas_py.estimate.loop_rate import loop_elements
+from hespas_py.hardware import load_hardware
 from test_estimate_costs import T, make_op
 
 N = 1 << 29
@@ -33,9 +33,9 @@ def test_a_loop_kernels_iteration_space_is_its_largest_result_or_its_update():
 
 def test_a_narrow_loop_kernel_is_bound_by_the_element_rate_on_the_h200():
     h200 = load_hardware("H200_141GB", "fused_roofline")
-    rate = h200.params["loop_element_rate"]
+    rate = h200.params.loop_element_rate
     estimator = get_estimator("fused_roofline", h200)
-    launch = h200.params["launch_overhead_s"]
+    launch = h200.params.launch_overhead_s
     # the H200's broadcast fills run at 8.5e11 elements/s whatever the type (its profiles)
     assert estimator.kernel_cost(fill("bf16"))[0] == pytest.approx(launch + N / rate)
     assert estimator.kernel_cost(fill("f32"))[0] == pytest.approx(launch + N / rate)

@@ -22,6 +22,7 @@ from hespas_py.mlir.reader import load_module
 from hespas_py.split import individual_split, linear_split, split
 from hespas_py.split.blocks import BlockGraph
 from hespas_py.split.loops import iteration_order
+from hespas_py.run import build_config
 
 DATA = Path(__file__).parent / "data" / "mlir"
 SPLITS = [("linear_split", {}), ("individual_split", {"merge": True}),
@@ -190,9 +191,9 @@ def test_stack_writes_move_to_the_end_of_an_iteration():
 
 
 def test_gen_reports_loops_and_assumptions(tmp_path, caplog):
-    from hespas_py.pipeline import GenConfig, generate
+    from hespas_py.pipeline import generate
 
-    config = GenConfig.from_config("A100_SXM_40GB", mlir_file=DATA / "loops_while_dynamic.mlir",
+    config = build_config("A100_SXM_40GB", mlir_file=DATA / "loops_while_dynamic.mlir",
                                    output_dir=tmp_path / "out", loop_trips=3)
     with caplog.at_level(logging.WARNING, logger="hespas_py"):
         result = generate(config)
@@ -243,16 +244,15 @@ def test_xla_estimators_cut_blocks_out_of_loop_bodies():
 
 
 def test_loop_trips_config_key(tmp_path):
-    from hespas_py.pipeline import GenConfig
 
     config = tmp_path / "config.json"
     preset = json.loads((Path(__file__).parents[1] / "configs" / "nodes" / "A100_SXM_40GB"
                          / "roofline" / "config.json").read_text())
     config.write_text(json.dumps({**preset, "loop_trips": 6}))
-    settings = GenConfig.from_config(config, mlir_file="m.mlir", output_dir=tmp_path / "o")
+    settings = build_config(config, mlir_file="m.mlir", output_dir=tmp_path / "o")
     assert settings.loop_trips == 6
-    assert GenConfig.from_config(config, mlir_file="m.mlir", output_dir=tmp_path / "o",
+    assert build_config(config, mlir_file="m.mlir", output_dir=tmp_path / "o",
                                  loop_trips=2).loop_trips == 2
     config.write_text(json.dumps({**preset, "loop_trips": "many"}))
     with pytest.raises(HespasError, match="loop_trips must be an integer"):
-        GenConfig.from_config(config, mlir_file="m.mlir", output_dir=tmp_path / "o")
+        build_config(config, mlir_file="m.mlir", output_dir=tmp_path / "o")

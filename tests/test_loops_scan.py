@@ -15,9 +15,10 @@ from pathlib import Path
 import pytest
 
 from hespas_py.chakra.summary import summarize_trace, trace_files
-from hespas_py.pipeline import GenConfig, generate
+from hespas_py.pipeline import generate
 from hespas_py.sim.config import load_setup, resolve_system_files
 from hespas_py.sim.simulate import simulate
+from hespas_py.run import Split, build_config
 
 REPO = Path(__file__).resolve().parents[1]
 DATA = REPO / "tests" / "data" / "mlir"
@@ -36,8 +37,8 @@ PAIRS = {
 def run(path: Path, out: Path) -> dict:
     """Generate and simulate one step: its compute estimate, step time and per-device
     collectives as the traces hold them."""
-    result = generate(GenConfig.from_config(NODE, mlir_file=path, output_dir=out,
-                                            split_strategy="linear_split", block_lim=100_000))
+    result = generate(build_config(NODE, mlir_file=path, output_dir=out,
+                                   split=Split(split_strategy="linear_split", block_lim=100_000)))
     setup = load_setup(resolve_system_files(SYSTEM))
     simulated = simulate(out / "dev", setup.system, setup.network,
                          comm_groups=out / "comm_group.json")

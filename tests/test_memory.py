@@ -8,7 +8,7 @@ import json
 import pytest
 
 from hespas_py.errors import HespasError
-from hespas_py.estimate.hardware import hardware_from_config, load_hardware
+from hespas_py.hardware import hardware_from_config, load_hardware
 from hespas_py.memory import analyze, peak_of_file
 from hespas_py.split.combine import Thresholds
 from snippets import MB, T, dot, select_and_scatter, small_module
@@ -144,7 +144,6 @@ def test_capacity_from_presets_and_usable_fraction(tmp_path):
     config = {"perf_estimator": {"method": "roofline", "hardware": hw}}
     hardware = hardware_from_config(config, "x.json")
     assert hardware.capacity_bytes == 750
-    assert "hbm_bytes" not in hardware.params  # not an estimator setting: no cache key changes
     with pytest.raises(HespasError, match="hbm_usable_fraction must be a number > 0 and <= 1"):
         hardware_from_config({"perf_estimator": {"method": "roofline", "hardware": {
             **hw, "hbm_usable_fraction": 1.5}}}, "x.json")

@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from hespas_py.estimate.hardware import load_hardware
+from hespas_py.hardware import load_hardware
 from hespas_py.export.workloads import workload_path
 from hespas_py.memory import peak_of_file
 

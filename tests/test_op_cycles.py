@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
 
 import pytest
@@ -12,7 +11,7 @@ from hespas_py.errors import HespasError
 from hespas_py.estimate.base import get_estimator
 from hespas_py.estimate.fusion import Kind, plan_kernels
 from hespas_py.estimate.fusion.op_cycles import DEFAULT_CYCLES, PROFILES, vector_work
-from hespas_py.estimate.hardware import load_hardware
+from hespas_py.hardware import find_preset, load_hardware
 from hespas_py.mlir.reader import load_module
 from hespas_py.split.program import program_ops
 
@@ -59,12 +58,11 @@ def test_h100_times_a_transcendental_kernel_at_its_cycles(tmp_path):
     %s = stablehlo.sine %a : tensor<1024x1024xf32>
     return %s : tensor<1024x1024xf32>""")
     hardware = load_hardware("H100_80GB", "fused_roofline")
-    assert hardware.params["vector_op_cycles"] == "sm_90"
+    assert hardware.params.vector_op_cycles == "sm_90"
     weighted = get_estimator("fused_roofline", hardware)
-    plain = get_estimator("fused_roofline", dataclasses.replace(hardware, params={
-        k: v for k, v in hardware.params.items() if k != "vector_op_cycles"}))
-    launch, overlap = hardware.params["launch_overhead_s"], 0.95
-    memory = kernel.bytes / (hardware.memory_bandwidth * hardware.params["memory_efficiency"])
+    plain = get_estimator("fused_roofline", hardware.with_params({"vector_op_cycles": None}))
+    launch, overlap = hardware.params.launch_overhead_s, 0.95
+    memory = kernel.bytes / (hardware.memory_bandwidth * hardware.params.memory_efficiency)
 
     def expected(flops):
         compute = flops / hardware.vector_flops
@@ -77,7 +75,7 @@ def test_h100_times_a_transcendental_kernel_at_its_cycles(tmp_path):
 
 def test_an_unknown_op_profile_is_an_error():
     hardware = load_hardware("H100_80GB", "fused_roofline")
-    bad = dataclasses.replace(hardware, params={**hardware.params, "vector_op_cycles": "sm_42"})
+    bad = hardware.with_params({"vector_op_cycles": "sm_42"})
     with pytest.raises(HespasError, match="unknown op profile 'sm_42'"):
         get_estimator("fused_roofline", bad)
 
@@ -86,6 +84,6 @@ def test_an_unknown_op_profile_is_an_error():
                                             ("H200_141GB", "sm_90"), ("A100_SXM_40GB", None),
                                             ("TPUv6e", None)])
 def test_presets_name_the_profile_of_their_architecture(preset, profile):
-    params = load_hardware(preset, "fused_roofline").params
+    params = find_preset(preset).every_key()
     assert params.get("vector_op_cycles") == profile
     assert profile is None or "hlo_op_profiles_data.h" in params["vector_op_cycles_source"]

@@ -6,10 +6,11 @@ import json
 
 import pytest
 
-from hespas_py.chakra import writer
 from hespas_py.chakra.io import read_trace
 from hespas_py.errors import HespasError
-from hespas_py.pipeline import GenConfig, generate
+from hespas_py import pipeline
+from hespas_py.pipeline import generate
+from hespas_py.run import Split, build_config
 
 #: A 4-replica pmap-style step whose all-reduce has two groups.
 TINY_MLIR = """
@@ -47,7 +48,7 @@ def config_file(tmp_path, **extra) -> str:
 
 def test_generate_writes_traces_stats_and_summary(tmp_path, tiny):
     out = tmp_path / "out"
-    config = GenConfig.from_config(config_file(tmp_path, mlir_file=str(tiny), output_dir=str(out),
+    config = build_config(config_file(tmp_path, mlir_file=str(tiny), output_dir=str(out),
                                                split_strategy="individual_split"))
     result = generate(config)
     assert sorted(p.name for p in out.iterdir()) == [
@@ -74,8 +75,8 @@ def test_failure_midway_leaves_no_output(tmp_path, tiny, monkeypatch):
         (out_dir / "dev.0.et").write_bytes(b"partial")
         raise RuntimeError("disk full")
 
-    monkeypatch.setattr(writer, "write_traces", broken)
-    config = GenConfig.from_config(config_file(tmp_path), mlir_file=str(tiny), output_dir=str(out))
+    monkeypatch.setattr(pipeline, "write_traces", broken)
+    config = build_config(config_file(tmp_path), mlir_file=str(tiny), output_dir=str(out))
     with pytest.raises(RuntimeError):
         generate(config)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["config.json", "tiny.mlir"]
@@ -85,10 +86,10 @@ def test_existing_output_needs_clean_and_clean_replaces_it(tmp_path, tiny):
     out = tmp_path / "out"
     out.mkdir()
     (out / "stale.txt").write_text("old")
-    config = GenConfig.from_config(config_file(tmp_path), mlir_file=str(tiny), output_dir=str(out))
+    config = build_config(config_file(tmp_path), mlir_file=str(tiny), output_dir=str(out))
     with pytest.raises(HespasError, match="--clean"):
         generate(config)
-    generate(GenConfig.from_config(config_file(tmp_path), mlir_file=str(tiny),
+    generate(build_config(config_file(tmp_path), mlir_file=str(tiny),
                                    output_dir=str(out), clean=True))
     assert not (out / "stale.txt").exists() and (out / "dev.3.et").is_file()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["config.json", "out", "tiny.mlir"]
@@ -108,7 +109,7 @@ def test_cache_dir_is_used_and_reported(tmp_path, tiny, monkeypatch):
     monkeypatch.setattr(CachedEstimator, "_store", slow_store)
     cache = tmp_path / "cache"
     for run in ("a", "b"):
-        result = generate(GenConfig.from_config(
+        result = generate(build_config(
             config_file(tmp_path), mlir_file=str(tiny), output_dir=str(tmp_path / run),
             cache_dir=str(cache)))
     assert result.stats["cache"]["hits"] == result.stats["cache"]["lookups"] > 0
@@ -121,20 +122,20 @@ def test_cache_dir_is_used_and_reported(tmp_path, tiny, monkeypatch):
 ])
 def test_bad_configs_name_the_file_and_key(tmp_path, extra, message):
     with pytest.raises(HespasError, match=message) as info:
-        GenConfig.from_config(config_file(tmp_path, **extra), output_dir="o", mlir_file="m")
+        build_config(config_file(tmp_path, **extra), output_dir="o", mlir_file="m")
     assert str(info.value).startswith(str(tmp_path / "config.json"))
     assert "\n" not in str(info.value)
 
 
 def test_missing_fields_and_presets(tmp_path):
     with pytest.raises(HespasError, match="missing required key mlir_file"):
-        GenConfig.from_config(config_file(tmp_path), output_dir="o")
-    preset = GenConfig.from_config("A100_SXM_40GB", mlir_file="m.mlir", output_dir="o",
-                                   split_strategy="individual_split", merge=True)
+        build_config(config_file(tmp_path), output_dir="o")
+    preset = build_config("A100_SXM_40GB", mlir_file="m.mlir", output_dir="o",
+                          split=Split(split_strategy="individual_split", merge=True))
     assert preset.hardware.name == "A100_SXM_40GB"
     assert preset.split_options() == {"merge": True, "collective_rewrites": True}  # a GPU preset
     with pytest.raises(HespasError, match="no such hardware config"):
-        GenConfig.from_config("NO_SUCH_GPU", mlir_file="m.mlir", output_dir="o")
+        build_config("NO_SUCH_GPU", mlir_file="m.mlir", output_dir="o")
 
 
 def test_resnet50_counts_match_the_reference(shared_dir, tmp_path):
@@ -144,9 +145,9 @@ def test_resnet50_counts_match_the_reference(shared_dir, tmp_path):
     expected = {("individual_split", False): 7528, ("linear_split", False): 486}
     for (strategy, merge), nodes in expected.items():
         out = tmp_path / strategy
-        result = generate(GenConfig.from_config(
-            "A100_SXM_40GB", mlir_file=str(mlir), output_dir=str(out), split_strategy=strategy,
-            merge=merge))
+        result = generate(build_config(
+            "A100_SXM_40GB", mlir_file=str(mlir), output_dir=str(out),
+            split=Split(split_strategy=strategy, merge=merge)))
         per_device = result.summary["nodes_per_device"]
         assert sum(per_device.values()) == nodes
         assert per_device["COMM_COLL_NODE"] == 375
@@ -177,7 +178,8 @@ def test_gc_paused_restores_the_collector_state(enabled):
 
 def test_module_stats_counts_a_shared_cost_row_once_per_op():
     from hespas_py.chakra.stats import module_stats
-    from hespas_py.estimate.base import Estimate, Hardware, OpCost
+    from hespas_py.estimate.base import Estimate, OpCost
+    from hespas_py.hardware import Hardware
     from hespas_py.split.blocks import Block, BlockGraph
 
     add = OpCost("stablehlo.add", "f32", 10.0, 100.0, 1e-6)
@@ -187,7 +189,7 @@ def test_module_stats_counts_a_shared_cost_row_once_per_op():
     estimates = [Estimate(time_s=5e-6, flops=1020.0, bytes=250.0, per_op=(add, dot, add)),
                  Estimate(time_s=3e-6, flops=15.0, bytes=120.0, per_op=(add, other_add))]
     stats = module_stats(BlockGraph(blocks=blocks, num_devices=1, source="m.mlir"), estimates,
-                         Hardware("hw", 1e12, {}, 1e11), "roofline")
+                         Hardware(name="hw", peak_flops=1e12, memory_bandwidth=1e11), "roofline")
     assert stats["per_op"]["stablehlo.add"] == pytest.approx(
         {"count": 4, "flops": 35.0, "bytes": 320.0, "time_s": 5e-6, "time_share": 5 / 8})
     assert stats["per_op"]["stablehlo.dot_general"]["count"] == 1
@@ -209,7 +211,7 @@ def test_stats_and_memory_from_forked_children_equal_those_computed_here(tmp_pat
     for jobs in ("1", "2"):
         monkeypatch.setenv("HESPAS_JOBS", jobs)
         out = tmp_path / f"out{jobs}"
-        generate(GenConfig.from_config(config_file(tmp_path, mlir_file=str(tiny),
+        generate(build_config(config_file(tmp_path, mlir_file=str(tiny),
                                                    output_dir=str(out))))
         docs[jobs] = json.loads((out / "module_stats.json").read_text())
         del docs[jobs]["timings_s"]

@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 from hespas_py.cli.main import app
 from hespas_py.errors import HespasError
-from hespas_py.estimate.hardware import load_hardware
+from hespas_py.hardware import load_hardware
 from hespas_py.sim.config import resolve_system_files
 
 
@@ -42,3 +42,22 @@ def test_unknown_presets_suggest_close_names_not_the_whole_list():
         resolve_system_files("nothing_like_it")
     assert "did you mean" not in str(system.value)
     assert str(system.value).startswith("nothing_like_it: not a system.json, a folder or a system preset")
+
+
+def test_describe_lists_every_parameter_with_its_value_and_source():
+    out = CliRunner().invoke(app, ["presets", "--describe", "H100_80GB", "--json"],
+                             catch_exceptions=False).stdout
+    doc = json.loads(out)
+    rows = {row["key"]: row for row in doc["parameters"]}
+    assert doc["methods"] == ["fused_roofline", "roofline"]
+    assert rows["tensor_efficiency"]["value"] == 0.801 and rows["tensor_efficiency"]["set"]
+    assert "ml-engineering" in rows["tensor_efficiency"]["source"]
+    assert rows["mxu_size"] == {**rows["mxu_size"], "value": "0", "set": False}
+    table = CliRunner().invoke(app, ["presets", "--describe", "TPUv6e"], catch_exceptions=False,
+                               terminal_width=250).stdout
+    assert "mxu_size" in table and "256" in table
+
+
+def test_describe_an_unknown_preset_is_one_line():
+    with pytest.raises(HespasError, match="did you mean H100_80GB"):
+        CliRunner().invoke(app, ["presets", "--describe", "H100_80G"], catch_exceptions=False)

@@ -17,8 +17,9 @@ import pytest
 
 from hespas_py.errors import HespasError
 from hespas_py.mlir.reader import load_module
-from hespas_py.pipeline import GenConfig, generate
+from hespas_py.pipeline import generate
 from hespas_py.split import linear_split
+from hespas_py.run import Split, build_config
 
 DATA = Path(__file__).parent / "data" / "mlir"
 
@@ -183,10 +184,10 @@ def test_exported_fsdp_steps(tmp_path):
     assert kinds["reduce_scatter"] == scanned.loops[-1].trips == 4
 
 
-def _gen(tmp_path: Path, name: str, preset: str = "H100_80GB", **overrides) -> Path:
+def _gen(tmp_path: Path, name: str, preset: str = "H100_80GB", **split) -> Path:
     out = tmp_path / name
-    config = GenConfig.from_config(preset, mlir_file=DATA / "fsdp_jit_4dev.mlir", output_dir=out,
-                                   **overrides)
+    config = build_config(preset, mlir_file=DATA / "fsdp_jit_4dev.mlir", output_dir=out,
+                          split=Split(**split))
     generate(config)
     return out
 
@@ -203,15 +204,12 @@ def test_off_switch_writes_the_traces_of_no_rewrite(tmp_path):
     """--no-collective-rewrites on a GPU preset writes, byte for byte, what the same hardware
     without a compiler key (no rewrites: the behaviour before them) writes."""
     off = _gen(tmp_path, "off", collective_rewrites=False)
-    config = GenConfig.from_config("H100_80GB", mlir_file=DATA / "fsdp_jit_4dev.mlir",
+    config = build_config("H100_80GB", mlir_file=DATA / "fsdp_jit_4dev.mlir",
                                    output_dir=tmp_path / "plain")
     assert config.collective_rewrites
     plain = tmp_path / "plain"
-    hardware = dict(config.hardware.params)
-    del hardware["compiler"]
-    generate(dataclasses.replace(
-        config, collective_rewrites=False,
-        hardware=dataclasses.replace(config.hardware, params=hardware)))
+    generate(dataclasses.replace(config, collective_rewrites=False,
+                                 hardware=config.hardware.with_params({"compiler": None})))
     traces = sorted(p.name for p in off.glob("*.et"))
     assert traces and traces == sorted(p.name for p in plain.glob("*.et"))
     assert all((off / t).read_bytes() == (plain / t).read_bytes() for t in traces)
@@ -224,14 +222,14 @@ def test_config_key_and_bad_value(tmp_path):
     config.write_text(json.dumps({"perf_estimator": {"method": "roofline",
                                                      "hardware": "H100_80GB"},
                                   "collective_rewrites": False}))
-    assert not GenConfig.from_config(config, mlir_file="m", output_dir="o").collective_rewrites
-    assert GenConfig.from_config(config, mlir_file="m", output_dir="o",
-                                 collective_rewrites=True).collective_rewrites
+    assert not build_config(config, mlir_file="m", output_dir="o").collective_rewrites
+    assert build_config(config, mlir_file="m", output_dir="o",
+                        split=Split(collective_rewrites=True)).collective_rewrites
     config.write_text(json.dumps({"perf_estimator": {"method": "roofline",
                                                      "hardware": "H100_80GB"},
                                   "collective_rewrites": "yes"}))
     with pytest.raises(HespasError, match="collective_rewrites must be true or false"):
-        GenConfig.from_config(config, mlir_file="m", output_dir="o")
+        build_config(config, mlir_file="m", output_dir="o")
 
 
 @pytest.mark.parametrize("flag, expected", [([], 2), (["--no-collective-rewrites"], 0)])

@@ -12,7 +12,7 @@ from hespas_py.errors import HespasError
 from hespas_py.estimate.base import get_estimator
 from hespas_py.estimate.fusion import GpuRules, Kind, plan_kernels
 from hespas_py.estimate.fusion.row_tiles import GIVEN_SUM, REGISTER_TILE, ROW_SUM, SOFTMAX
-from hespas_py.estimate.hardware import load_hardware, parse_params, preset_names
+from hespas_py.hardware import find_preset, load_hardware, parse_params, preset_names
 from hespas_py.mlir.reader import load_module
 from hespas_py.split.program import program_ops
 
@@ -141,8 +141,8 @@ def test_each_wave_of_spanning_tiles_adds_the_presets_latency(tmp_path):
     hardware = load_hardware("H100_80GB", "fused_roofline")
     estimator = get_estimator("fused_roofline", hardware)
     without = dataclasses.replace(kernel, row_tiles=None)
-    waves = math.ceil(32 * 4096 / 4 / hardware.params["num_cores"])
-    latency = hardware.params["spanning_row_tile_s"][SOFTMAX]
+    waves = math.ceil(32 * 4096 / 4 / hardware.params.num_cores)
+    latency = hardware.params.spanning_row_tile_s[SOFTMAX]
     assert estimator.kernel_cost(kernel)[0] - estimator.kernel_cost(without)[0] == \
         pytest.approx(waves * latency)
     # a preset without the measurement (A100) keeps the stream time
@@ -162,7 +162,7 @@ def test_the_latencies_are_checked_by_class_name():
 def test_only_presets_of_measured_chips_carry_the_latencies_each_with_its_measurement():
     carrying = {}
     for name in preset_names():
-        params = load_hardware(name, "fused_roofline").params
+        params = find_preset(name).every_key()
         if "spanning_row_tile_s" in params:
             carrying[name] = params["spanning_row_tile_s_source"]
     assert set(carrying) == {"H100_80GB", "H100_SXM_80GB", "H200_141GB"}

@@ -10,13 +10,14 @@ import pytest
 from hespas_py.chakra.files import COMM_GROUP_FILE, TRACE_PREFIX
 from hespas_py.chakra.nodes import collective, comp
 from hespas_py.chakra.schema import CollectiveCommType as Coll
-from hespas_py.pipeline import GenConfig, generate
+from hespas_py.pipeline import generate
 from hespas_py.sim import NetworkConfig, load_system_dir, simulate
 from hespas_py.sim.config import PRESETS_DIR
 from hespas_py.sim.replicate import CollectiveTimes
 from hespas_py.sim.symmetry import group_layouts
 from hespas_py.sim.synthetic import write_trace_set
 from hespas_py.sim.trace import load_traces, trace_paths
+from hespas_py.run import build_config
 from test_sim import RING4_SWITCH2, RING8, system
 
 AR, AG, RS, A2A = Coll.ALL_REDUCE, Coll.ALL_GATHER, Coll.REDUCE_SCATTER, Coll.ALL_TO_ALL
@@ -150,7 +151,7 @@ def test_one_measurement_per_collective_and_layout(tmp_path, monkeypatch):
 def test_shipped_multi_group_workload(tmp_path, repo_dir):
     """pax-gpt5b on 16 H100s: FSDP inside each 8-GPU node, data parallel across the two."""
     out = tmp_path / "traces"
-    generate(GenConfig.from_config("H100_80GB", output_dir=out,
+    generate(build_config("H100_80GB", output_dir=out,
                                    mlir_file=repo_dir / "workloads"
                                    / "pax_gpt5b_synthetic_16dev.mlir.gz"))
     setup = load_system_dir(PRESETS_DIR / "H100_80GB_8GPU_2")

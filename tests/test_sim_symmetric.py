@@ -5,7 +5,6 @@ one trace per device and as a symmetric trace set (hespas_py/chakra/symmetric.py
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from pathlib import Path
 
@@ -21,13 +20,12 @@ SYSTEM = "H100_80GB_8GPU_32"
 
 
 def _gen(mlir: Path, out: Path) -> None:
-    from hespas_py.estimate.hardware import load_hardware
-    from hespas_py.pipeline import GenConfig, generate
+    from hespas_py.pipeline import generate
+    from hespas_py.run import Split, build_config
 
-    hardware = load_hardware("H100_80GB", "fused_roofline")
-    hardware = dataclasses.replace(hardware, params={**hardware.params, "fused_attention": True})
-    generate(GenConfig(mlir_file=mlir, output_dir=out, hardware=hardware,
-                       method="fused_roofline", memory=False))
+    generate(build_config("H100_80GB", mlir_file=mlir, output_dir=out,
+                          params={"fused_attention": True}, memory=False,
+                          split=Split(collective_rewrites=False)))
 
 
 @pytest.fixture(scope="module")

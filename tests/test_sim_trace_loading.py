@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import io
+
 import pytest
 
+from hespas_py.chakra.io import node_encodings, write_trace
 from hespas_py.chakra.nodes import collective, comp
 from hespas_py.chakra.schema import CollectiveCommType as Coll
+from hespas_py.chakra.schema import Node, NodeType, node_view_class
 from hespas_py.errors import HespasError
+from hespas_py.sim.node_view import decode_node
 from hespas_py.sim.synthetic import write_trace_set
 from hespas_py.sim.trace import index_trace, load_traces, trace_paths
 
@@ -39,3 +44,25 @@ def test_damaged_files_are_named(tmp_path, cut, message):
     path.write_bytes(cut(path.read_bytes()))
     with pytest.raises(HespasError, match=f"t.0.et: {message}"):
         load_traces([path])
+
+
+def test_the_reader_reads_what_the_writer_writes_through_one_schema():
+    """The simulator's view of a node comes from the writer's Node declaration (field numbers
+    included): every field it reads round-trips; fields it does not read are skipped."""
+    node = Node(id=7, name="fusion.3", type=NodeType.COMM_COLL_NODE, ctrl_deps=[5, 2],
+                data_deps=[2, 4], start_time_micros=9, duration_micros=11)
+    node.inputs.values = "skipped"
+    node.attr.add(name="comm_type", int64_val=Coll.ALL_GATHER)
+    node.attr.add(name="comm_size", uint64_val=1 << 40)
+    node.attr.add(name="pg_name", string_val="12")
+    node.attr.add(name="involved_dim").bool_list.values.extend([True, False])
+    node.attr.add(name="is_cpu_op", bool_val=False)
+    node.attr.add(name="other", double_val=0.5)
+    stream = io.BytesIO()
+    write_trace(stream, [node])
+    (encoded,) = node_encodings("t.0.et", stream.getvalue())
+    assert decode_node("t.0.et", encoded, {}) == (
+        7, "fusion.3", NodeType.COMM_COLL_NODE, (2, 4, 5), 11,
+        {"comm_type": Coll.ALL_GATHER, "comm_size": 1 << 40}, "12", (True, False))
+    with pytest.raises(ValueError, match="read raw"):
+        node_view_class(("inputs",))

@@ -14,10 +14,12 @@ import pytest
 PACKAGE = Path(__file__).resolve().parents[1] / "hespas_py"
 
 #: Packages and top-level modules in data-flow order; each may import only those before it and
-#: the shared modules. ``export`` reads StableHLO back through ``mlir``; ``pipeline``, ``sweep``,
-#: ``accuracy`` and ``cli`` wire the stages up, the CLI last.
-ORDER = ("mlir", "export", "split", "estimate", "memory", "chakra", "sim", "pipeline", "sweep",
-         "search", "accuracy", "calibrate", "api", "cli")
+#: the shared modules. ``hardware`` describes the machine every later stage models; ``export``
+#: reads StableHLO back through ``mlir``; ``pipeline``, ``sweep``, ``accuracy`` and ``cli`` wire
+#: the stages up (``run`` builds every entry point's run), ``calibrate`` writes node presets
+#: from measurements, the CLI last.
+ORDER = ("hardware", "mlir", "export", "split", "estimate", "memory", "chakra", "sim", "pipeline",
+         "run", "sweep", "search", "accuracy", "calibrate", "api", "cli")
 #: The one import that runs back up by design: ``hespas_py.estimate`` is both the estimators
 #: package and the one-call API's name, so calling the package forwards to `hespas_py.api`.
 EXEMPT = {("hespas_py/estimate/__init__.py", "api")}
@@ -92,3 +94,29 @@ def test_the_scan_catches_an_import_back_up_the_stages(tmp_path, source, unit):
     path.parent.mkdir(exist_ok=True)
     path.write_text(source)
     assert len(_violations([path], tmp_path)) == 1
+
+
+def _private_imports(path: Path) -> list[str]:
+    """``module.name`` of every private name (``_x``) the file imports from hespas_py."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("hespas_py"):
+            found += [f"{node.module}.{a.name}" for a in node.names if a.name.startswith("_")]
+    return found
+
+
+def test_no_private_name_is_imported_across_modules():
+    found = {str(p.relative_to(PACKAGE.parent)): _private_imports(p)
+             for p in sorted(PACKAGE.rglob("*.py"))}
+    assert {k: v for k, v in found.items() if v} == {}
+
+
+def test_no_stage_starts_the_cli_in_a_child_process():
+    """A command line in a string (``python -c "from hespas_py.cli..."``) is an import the scan
+    above cannot see."""
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if _unit(path) == "cli":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                assert not ("import" in node.value and "hespas_py.cli" in node.value), path

@@ -12,7 +12,7 @@ import sys
 import pytest
 import yaml
 
-from hespas_py.estimate.hardware import PRESETS_DIR as NODE_PRESETS
+from hespas_py.hardware import PRESETS_DIR as NODE_PRESETS
 from hespas_py.export.workloads import workload_path
 import hespas_py.sim.trace as trace_module
 from hespas_py.sim.config import PRESETS_DIR
@@ -212,7 +212,7 @@ def test_trace_set_is_parsed_once_per_worker(tmp_path, monkeypatch):
     def counting(paths, real=trace_module.load_traces):
         parsed.append(len(paths))
         return real(paths)
-    monkeypatch.setattr(trace_module, "load_traces", counting)
+    monkeypatch.setattr(tasks, "load_traces", counting)
     tasks._parsed_sets.clear()
     spec = dict(SMALL_SPEC, workloads=["mlp_dp_4dev"], nodes=["H100_80GB"],
                 systems=["H100_80GB_4GPU"], variants={"bandwidth_scale": [0.5, 1, 2, 4]})

@@ -7,7 +7,8 @@ import math
 import pytest
 
 from hespas_py.errors import HespasError
-from hespas_py.estimate.base import Hardware, get_estimator
+from hespas_py.estimate.base import get_estimator
+from hespas_py.hardware import Hardware, Params
 from hespas_py.estimate.xla_profile import index_bounds, robust_median
 from hespas_py.mlir.bindings import ir, make_context
 from hespas_py.mlir.extract import BlockExtractor, block_inputs
@@ -34,8 +35,8 @@ MODULE = """module @m attributes {mhlo.num_replicas = 2 : i32} {
   }
 }
 """
-HW = Hardware("test", peak_flops=1e12, per_dtype_flops={"f32": 1e12}, memory_bandwidth=1e11,
-              vector_flops=1e12, params={"repeats": 3, "warmup": 1})
+HW = Hardware(name="test", peak_flops=1e12, per_dtype_flops={"f32": 1e12}, memory_bandwidth=1e11,
+              vector_flops=1e12, params=Params(repeats=3, warmup=1))
 
 
 @pytest.fixture()
@@ -90,9 +91,9 @@ def test_xla_profile_times_a_block(source):
 
 
 def test_xla_profile_back_to_back_times_a_run_of_the_block(source):
-    hardware = Hardware("test", peak_flops=1e12, per_dtype_flops={"f32": 1e12},
+    hardware = Hardware(name="test", peak_flops=1e12, per_dtype_flops={"f32": 1e12},
                         memory_bandwidth=1e11, vector_flops=1e12,
-                        params={"repeats": 4, "warmup": 1, "back_to_back": True})
+                        params=Params(repeats=4, warmup=1, back_to_back=True))
     estimator = get_estimator("xla_profile", hardware)
     estimator.prepare(step(source))
     time_s = estimator.estimate(compute_blocks(source)[0]).time_s

@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from hespas_py.estimate.base import Hardware, get_estimator
+from hespas_py.estimate.base import get_estimator
 from hespas_py.estimate.xla_profile import same_chip
+from hespas_py.hardware import Hardware
 from sweep_helpers import hespas
 
 REPO = Path(__file__).resolve().parents[1]
@@ -59,7 +60,7 @@ def test_allowed_it_names_the_device_it_timed(tmp_path, capsys, monkeypatch) -> 
 
 def test_cache_keys_name_the_device() -> None:
     """A cache filled on one device never answers for another."""
-    hardware = Hardware("mine", peak_flops=1e12, per_dtype_flops={}, memory_bandwidth=1e11)
+    hardware = Hardware(name="mine", peak_flops=1e12, per_dtype_flops={}, memory_bandwidth=1e11)
     estimator = get_estimator("xla_profile", hardware)
     assert estimator.fingerprint().endswith(f"@{estimator.measured_on}")
 

@@ -16,6 +16,8 @@ from typing import Iterable
 
 from hespas_py.accuracy.rows import Row
 from hespas_py.errors import HespasError
+from hespas_py.export.workloads import workload_names, workload_path
+from hespas_py.hardware import preset_names
 from hespas_py.resources import shipped
 
 SYSTEMS_DIR = shipped("configs", "systems")
@@ -27,7 +29,7 @@ class Case:
 
     Attributes:
         row: the row.
-        node: node preset name.
+        node: node preset name (or a preset folder standing in for it).
         system_dir: system preset folder; None for a single-device program (no network).
         workload_file: the StableHLO step.
     """
@@ -44,8 +46,6 @@ def _norm(name: str) -> str:
 
 def find_workload(name: str, folders: Iterable[Path]) -> Path | None:
     """The StableHLO file of workload ``name`` (see the module docstring), or None."""
-    from hespas_py.export.workloads import workload_names, workload_path
-
     if "/" in name:  # a file under the shipped workloads folder, e.g. gpu_h100/resnet18_1dev
         try:
             return workload_path(name)
@@ -69,8 +69,6 @@ def find_workload(name: str, folders: Iterable[Path]) -> Path | None:
 
 def find_system(system: str, systems_dir: Path = SYSTEMS_DIR) -> tuple[str, Path] | None:
     """(node preset, system preset folder) of a system name by rule, or None."""
-    from hespas_py.estimate.hardware import preset_names
-
     node, _, count = system.rpartition("_x")
     if not node or not count.isdigit() or node not in preset_names():
         return None
@@ -82,8 +80,6 @@ def find_system(system: str, systems_dir: Path = SYSTEMS_DIR) -> tuple[str, Path
 
 def _presets(row: Row, systems_dir: Path) -> tuple[str, Path | None] | str:
     """(node preset, system folder; None for one device) of ``row``, or why there is none."""
-    from hespas_py.estimate.hardware import preset_names
-
     if row.node is not None and row.system_preset == "":
         return (row.node, None) if row.node in preset_names() else f"no node preset {row.node}"
     if row.node is None or row.system_preset is None:

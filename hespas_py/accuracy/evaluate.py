@@ -27,10 +27,17 @@ from typing import Any, Iterable, Mapping, Optional
 from hespas_py.accuracy.cases import SYSTEMS_DIR, Case, plan_cases
 from hespas_py.accuracy.rows import Group, Row
 from hespas_py.errors import HespasError
+from hespas_py.estimate.base import estimator_class
+from hespas_py.hardware import parse_params
+from hespas_py.hardware.params import accepted
+from hespas_py.run import Split, build_config, generate_and_simulate, node_hardware
+from hespas_py.sim.config import LayoutMismatch, Machine
 
-DEFAULT_ESTIMATOR = "fused_roofline"
 #: linear_split block limit that never cuts a stretch of compute ops.
 NO_LIMIT = 1 << 40
+#: The key of `evaluate`'s ``nodes`` whose preset every row runs on (rows of a preset named
+#: there run on that one's).
+EVERY_ROW = ""
 
 
 @dataclass(frozen=True)
@@ -94,55 +101,41 @@ class DeviceCountMismatch(HespasError):
 
 def row_params(group: Group, row: Row, estimator: str) -> tuple[dict[str, Any], str]:
     """(params to add, what stays unmodelled) for ``row`` under ``estimator``."""
-    from hespas_py.estimate.base import estimator_class
-
     if row.attention != "flash" or not group.flash_params:
         return {}, ""
     wanted = dict(group.flash_params.get(estimator, {}))
-    accepted = estimator_class(estimator).param_types
-    if not wanted or any(k not in accepted for k in wanted):
+    settable = accepted(estimator)
+    if not wanted or any(k not in settable for k in wanted):
         return {}, f"fused attention not modelled by {estimator}"
     return wanted, ""
-
-
-def row_hardware(node: str, estimator: str, params: Mapping[str, Any]):
-    """The `Hardware` of node preset ``node`` for ``estimator``, with ``params`` added."""
-    from hespas_py.estimate.hardware import load_hardware
-
-    hardware = load_hardware(node, estimator)
-    if params:
-        hardware = dataclasses.replace(hardware, params={**hardware.params, **params})
-    return hardware
 
 
 def predict(case: Case, estimator: str, params: Mapping[str, Any]) -> tuple[float, int]:
     """(simulated step time in seconds, per-device peak memory in bytes) of ``case`` with
     ``estimator`` and extra hardware ``params``."""
-    from hespas_py.chakra.files import COMM_GROUP_FILE, TRACE_PREFIX
-    from hespas_py.pipeline import GenConfig, generate, rewrites_by_default
-    from hespas_py.sim.config import load_system_dir
-    from hespas_py.sim.simulate import simulate
-
-    setup = load_system_dir(case.system_dir) if case.system_dir is not None else None
-    hardware = row_hardware(case.node, estimator, params)
+    machine = Machine.load(case.system_dir) if case.system_dir is not None else None
+    split = Split(split_strategy="linear_split", block_lim=NO_LIMIT,
+                  combine_threshold=case.row.combine_threshold)
     with tempfile.TemporaryDirectory(prefix="hespas-accuracy-") as tmp:
-        out = Path(tmp) / "traces"
-        result = generate(GenConfig(
-            mlir_file=case.workload_file, output_dir=out, hardware=hardware, method=estimator,
-            split_strategy="linear_split", block_lim=NO_LIMIT,
-            combine_threshold=case.row.combine_threshold,
-            collective_rewrites=rewrites_by_default(hardware)))
-        npus = setup.network.num_npus if setup is not None else 1
-        if result.layout.num_devices != npus:
-            where = case.system_dir.name if setup is not None else "a single-device row"
-            raise DeviceCountMismatch(
-                f"{case.workload_file.name} runs on {result.layout.num_devices} devices, "
-                f"{where} has {npus} NPUs")
-        peak = int(result.stats["memory"]["peak_bytes"])
-        if setup is None:  # one device, no network: the step is its compute
-            return float(result.stats["runtime_s"]), peak
-        sim = simulate(out / TRACE_PREFIX, setup.system, setup.network, comm_groups=out / COMM_GROUP_FILE)
-    return sim.step_time_ns * 1e-9, peak
+        config = build_config(case.node, mlir_file=case.workload_file,
+                              output_dir=Path(tmp) / "traces", estimator=estimator, params=params,
+                              split=split)
+        try:
+            run = generate_and_simulate(config, machine)
+        except LayoutMismatch as exc:
+            raise _mismatch(case, exc.devices, case.system_dir.name, exc.npus) from None
+    devices = run.result.layout.num_devices
+    peak = int(run.result.stats["memory"]["peak_bytes"])
+    if run.simulation is not None:
+        return run.simulation.step_time_ns * 1e-9, peak
+    if devices != 1:
+        raise _mismatch(case, devices, "a single-device row", 1)
+    return float(run.result.stats["runtime_s"]), peak  # one device, no network: its compute
+
+
+def _mismatch(case: Case, devices: int, where: str, npus: int) -> DeviceCountMismatch:
+    return DeviceCountMismatch(f"{case.workload_file.name} runs on {devices} devices, "
+                               f"{where} has {npus} NPUs")
 
 
 def trend_error(results: list[Result]) -> float | None:
@@ -202,21 +195,18 @@ class Evaluation:
 def evaluate(groups: Iterable[Group], estimators: Iterable[str], measured: Optional[Path] = None,
              workloads: Iterable[Path] = (), systems: Path = SYSTEMS_DIR,
              approximate: bool = False, params: Iterable[str] = (),
-             node: Optional[str] = None) -> Evaluation:
+             nodes: Mapping[str, str] = {}) -> Evaluation:
     """Predict every reproducible row of ``groups`` with each estimator (``measured``: the table of
     the one group given, instead of the packaged one; ``approximate``: also rows of guessed
     configurations; ``params``: ``KEY=VALUE`` estimator params for every row, over the group's,
-    checked for each estimator as `hespas_py.estimate.hardware.parse_params` does; ``node``: a
-    node preset (name or directory, e.g. one ``hespas calibrate`` wrote) for every row instead
-    of the row's own)."""
-    from hespas_py.estimate.base import estimator_class
-    from hespas_py.estimate.hardware import parse_params
-
+    checked for each estimator as `hespas_py.hardware.parse_params` does; ``nodes``: the node
+    preset (a name or a preset folder, e.g. one ``hespas calibrate`` wrote) rows run on instead
+    of their own: per node preset name, or under `EVERY_ROW` for every row)."""
     groups, names = list(groups), list(dict.fromkeys(estimators))
     for name in names:
         estimator_class(name)
-        if node is not None:
-            row_hardware(node, name, {})  # a bad preset fails here, before any row runs
+        for node in nodes.values():
+            node_hardware(node, name)  # a bad preset fails here, before any row runs
     given = {name: parse_params(list(params), name) for name in names}
     if measured is not None and len(groups) != 1:
         raise HespasError("--measured replaces the table of one group: name it with --group")
@@ -225,10 +215,10 @@ def evaluate(groups: Iterable[Group], estimators: Iterable[str], measured: Optio
     skipped: list[tuple[Row, str]] = []
     for group in groups:
         cases, left_out = plan_cases(group.rows(measured), workloads, systems, approximate)
-        if node is not None:
-            cases = [dataclasses.replace(case, node=node) for case in cases]
         skipped.extend(left_out)
         for case in cases:
+            case = dataclasses.replace(case, node=nodes.get(case.node,
+                                                            nodes.get(EVERY_ROW, case.node)))
             try:
                 for name in names:
                     row, unmodelled = row_params(group, case.row, name)

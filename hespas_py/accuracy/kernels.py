@@ -18,6 +18,7 @@ that sum.
 from __future__ import annotations
 
 import csv
+import gzip
 import io
 import re
 from collections import defaultdict
@@ -25,12 +26,23 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping
 
+from hespas_py.accuracy.evaluate import NO_LIMIT
 from hespas_py.errors import HespasError
+from hespas_py.estimate.base import get_estimator
+from hespas_py.estimate.dispatch import entry_buffers
+from hespas_py.estimate.fused_roofline import FusedRoofline
 from hespas_py.estimate.fusion.classes import (CLASSES, COPY, ELEMENTWISE, GATHER, GEMM, OTHER,
-                                               REDUCE_WINDOW, REDUCTION, SCATTER)
+                                               REDUCE_WINDOW, REDUCTION, SCATTER, kernel_class)
 from hespas_py.estimate.fusion.convolution import (CONV_BACKWARD_FILTER, CONV_BACKWARD_INPUT,
                                                    CONV_FORWARD)
 from hespas_py.estimate.fusion.kernel import FLASH_BACKWARD, FLASH_FORWARD
+from hespas_py.mlir.reader import load_module
+from hespas_py.resources import shipped
+from hespas_py.run import node_hardware
+from hespas_py.split import split
+
+#: The estimator whose plan of kernels is set beside the profile.
+PLANNER = FusedRoofline.name
 
 #: The pseudo-class of the step's time outside kernels (host dispatch, gaps between kernels).
 IDLE = "idle"
@@ -185,17 +197,10 @@ def profile_classes(hlo_text: str, profile_csv: str, source: str,
 def model_classes(workload: Path, node: str, params: Mapping | None = None) -> dict[str, ClassTime]:
     """Per-class launches and time of the fused roofline's plan of a single-device ``workload``
     on node preset ``node`` (``params``: extra hardware params)."""
-    from hespas_py.accuracy.evaluate import NO_LIMIT, row_hardware
-    from hespas_py.estimate.base import get_estimator
-    from hespas_py.estimate.dispatch import entry_buffers
-    from hespas_py.estimate.fusion.classes import kernel_class
-    from hespas_py.mlir.reader import load_module
-    from hespas_py.split import split
-
-    hardware = row_hardware(node, "fused_roofline", params)
+    hardware = node_hardware(node, PLANNER, params)
     module = load_module(workload)
     graph = split(module, "linear_split", block_lim=NO_LIMIT)
-    estimator = get_estimator("fused_roofline", hardware)
+    estimator = get_estimator(PLANNER, hardware)
     estimator.prepare(graph)
     totals: dict[str, ClassTime] = defaultdict(ClassTime)
     dispatch = estimator.dispatch(entry_buffers(module))
@@ -247,8 +252,6 @@ class KernelComparison:
 def profile_files(workload: str) -> tuple[Path, Path] | None:
     """(optimized HLO, kernel profile) shipped beside workload ``workload`` (a name under the
     shipped ``workloads`` folder, e.g. ``gpu_h100/resnet18_1dev``), or None."""
-    from hespas_py.resources import shipped
-
     hlo = shipped("workloads", f"{workload}.xla_opt.txt.gz")
     profile = shipped("workloads", f"{workload}.kernels.csv")
     return (hlo, profile) if hlo.is_file() and profile.is_file() else None
@@ -257,8 +260,6 @@ def profile_files(workload: str) -> tuple[Path, Path] | None:
 def device_busy_s(workload: str) -> float | None:
     """The GPU time of all kernels of one step of shipped workload ``workload``
     (``device_busy_ms_per_step`` of the ``measured.csv`` beside it), or None where not given."""
-    from hespas_py.resources import shipped
-
     folder, _, case = workload.rpartition("/")
     table = shipped("workloads", folder, "measured.csv") if folder else None
     if table is None or not table.is_file():
@@ -276,8 +277,6 @@ def device_busy_s(workload: str) -> float | None:
 def compare(row: str, workload: str, workload_file: Path, node: str, measured_s: float,
             params: Mapping | None = None) -> KernelComparison | None:
     """The per-class comparison of one row (None when its workload ships no profile)."""
-    import gzip
-
     files = profile_files(workload)
     if files is None:
         return None

@@ -24,7 +24,7 @@ from typing import Any, Callable
 
 from hespas_py.calibrate.launch import fit_line
 from hespas_py.calibrate.timing import Budget
-from hespas_py.estimate.base import Hardware
+from hespas_py.hardware import Hardware
 
 KINDS = ("all_reduce", "all_gather", "reduce_scatter", "all_to_all")
 _MiB = 1 << 20

@@ -27,8 +27,8 @@ from typing import Any, Callable
 
 from hespas_py.calibrate.model import Context, Measured, Observation, compute_seconds, share
 from hespas_py.calibrate.timing import Budget
-from hespas_py.estimate.base import Hardware
 from hespas_py.estimate.fusion.convolution import padded_f16_channels
+from hespas_py.hardware import Hardware
 
 #: (key, input side, in channels, out channels, kernel side, stride, groups).
 CLASSES = (("3", 224, 3, 64, 7, 2, 1), ("64", 56, 64, 64, 3, 1, 1),
@@ -114,12 +114,12 @@ def measure(budget: Budget, reference: Hardware, tick: Callable[[str], None]) ->
 def _padding(case: dict[str, Any], ctx: Context) -> tuple[float, float]:
     """(work factor of XLA's channel padding, seconds of its pad kernel) for a case."""
     padded = (padded_f16_channels(case["cin"], case["cout"])
-              if ctx.param("conv_channel_padding") and case["groups"] == 1 else None)
+              if ctx.params.conv_channel_padding and case["groups"] == 1 else None)
     if padded is None:
         return 1.0, 0.0
     factor = padded[0] * padded[1] / (case["cin"] * case["cout"])
     pad_s = 0.0
-    if ctx.param("conv_input_pads") and case["pass"] == "forward":
+    if ctx.params.conv_input_pads and case["pass"] == "forward":
         pixels = case["batch"] * case["side"] ** 2
         pad_s = ctx.launch_s + ctx.memory_s(2 * pixels * (case["cin"] + padded[0]))
     return factor, pad_s
@@ -159,7 +159,7 @@ def observations(raw: dict[str, Any], ctx: Context) -> list[Observation]:
     """Each depthwise case's time beside the model's."""
     from hespas_py.estimate.fusion.convolution import channel_efficiency
 
-    table = {int(k): float(v) for k, v in (ctx.param("conv_channel_efficiency") or {}).items()}
+    table = dict(ctx.params.conv_channel_efficiency)
     found = []
     for c in raw["cases"]:
         if c["key"] != "depthwise":

@@ -25,7 +25,7 @@ from typing import Any, Callable
 
 from hespas_py.calibrate.model import Context, Measured, Observation, compute_seconds, share
 from hespas_py.calibrate.timing import Budget
-from hespas_py.estimate.base import Hardware
+from hespas_py.hardware import Hardware
 
 #: op (StableHLO short name) -> the helper op each step adds (None: none).
 OPS = {"exponential": "negate", "sine": None, "tanh": None, "log": "add", "rsqrt": None,
@@ -90,7 +90,7 @@ def model_cycles(case: dict[str, Any], ctx: Context) -> int:
     """Cycles per element and step the estimator charges a case (op + helper)."""
     from hespas_py.estimate.fusion.op_cycles import PROFILES, cycles
 
-    profile = PROFILES.get(ctx.param("vector_op_cycles") or "")
+    profile = PROFILES.get(ctx.params.vector_op_cycles or "")
     ops = [case["op"]] + ([case["helper"]] if case["helper"] else [])
     return sum(cycles(op, "f32", profile) if profile else 1 for op in ops)
 
@@ -114,7 +114,7 @@ def derive(raw: dict[str, Any], ctx: Context) -> list[Measured]:
     known = {op: r for op, r in ratios.items() if r is not None}
     if not known:
         return []
-    profile = ctx.param("vector_op_cycles") or "one FLOP per element"
+    profile = ctx.params.vector_op_cycles or "one FLOP per element"
     return [Measured("vector_efficiency", share(statistics.median(known.values())),
                      f"f32 ops applied repeatedly in one kernel, model time ({profile}) / "
                      "measured compute time, median of " + ", ".join(

@@ -31,7 +31,7 @@ from typing import Any, Callable
 
 from hespas_py.calibrate.model import Context, Measured, Observation, compute_seconds, share
 from hespas_py.calibrate.timing import Budget
-from hespas_py.estimate.base import Hardware
+from hespas_py.hardware import Hardware
 
 #: (case type, input element type (MLIR), precision, result element type).
 TYPES = (("bf16", "bf16", "default", "bf16"), ("f16", "f16", "default", "f16"),
@@ -169,7 +169,7 @@ def derive(raw: dict[str, Any], ctx: Context) -> list[Measured]:
 def modelled_seconds(case: dict[str, Any], ctx: Context) -> float:
     """The fused roofline's time for a case with the derived params."""
     dtype = case["dtype"]
-    if dtype == "f32" and ctx.param("f32_matmul_as_tf32") and case["precision"] == "default":
+    if dtype == "f32" and ctx.params.f32_matmul_as_tf32 and case["precision"] == "default":
         dtype = "tf32"
     peak = ctx.peak(dtype) or ctx.reference.peak_flops
     compute_s = case["flops"] / (peak * ctx.tensor_efficiency(dtype)

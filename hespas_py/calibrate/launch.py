@@ -29,7 +29,7 @@ from typing import Any, Callable
 
 from hespas_py.calibrate.model import Context, Measured, Observation
 from hespas_py.calibrate.timing import Budget
-from hespas_py.estimate.base import Hardware
+from hespas_py.hardware import Hardware
 
 #: Per-compile XLA option that turns command buffers (CUDA graphs) off.
 NO_COMMAND_BUFFERS = {"xla_gpu_enable_command_buffer": ""}

@@ -14,16 +14,11 @@ microbenchmark under the estimator's own model, and nothing is fitted to a whole
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
-from hespas_py.estimate.base import Hardware
-from hespas_py.estimate.fused_roofline import DEFAULTS, FusedRoofline
-
-#: Params whose sources share one key (`Measured.source_key`).
-_SHARED_SOURCES = {"dispatch_overhead_s": "dispatch_source",
-                   "dispatch_per_buffer_s": "dispatch_source"}
+from hespas_py.estimate.fused_roofline import FusedRoofline
+from hespas_py.hardware import SPECS, Hardware, Params
 
 
 @dataclass(frozen=True)
@@ -45,8 +40,9 @@ class Measured:
 
     @property
     def source_key(self) -> str:
-        """The key of its source string (the dispatch params share ``dispatch_source``)."""
-        return _SHARED_SOURCES.get(self.param, f"{self.param}_source")
+        """The key of its source string, as the registry declares it (the dispatch params share
+        ``dispatch_source``)."""
+        return SPECS[self.param].source
 
 
 @dataclass(frozen=True)
@@ -95,30 +91,35 @@ class Context:
 
     Attributes:
         reference: the measured chip's datasheet preset (``fused_roofline`` hardware).
-        derived: params measured earlier in this derivation (they win over the reference's).
+        derived: params measured earlier in this derivation, by key (they win over the
+            reference's).
     """
 
     reference: Hardware
     derived: dict[str, Any] = field(default_factory=dict)
 
-    def param(self, key: str) -> Any:
-        """The current value of a fused_roofline param (derived, else reference, else default)."""
-        if key in self.derived:
-            return self.derived[key]
-        return self.reference.params.get(key, DEFAULTS.get(key))
+    @property
+    def hardware(self) -> Hardware:
+        """The reference with the params derived so far."""
+        return self.reference.with_params(self.derived)
+
+    @property
+    def params(self) -> Params:
+        """The current fused_roofline params (derived, else the reference's, else defaults)."""
+        return self.hardware.params
 
     @property
     def launch_s(self) -> float:
-        return float(self.param("launch_overhead_s"))
+        return self.params.launch_overhead_s
 
     @property
     def overlap(self) -> float:
-        return float(self.param("compute_memory_overlap"))
+        return self.params.compute_memory_overlap
 
     @property
     def bandwidth(self) -> float:
         """Achievable device-memory bytes/s (peak x ``memory_efficiency``)."""
-        return self.reference.memory_bandwidth * float(self.param("memory_efficiency"))
+        return self.reference.memory_bandwidth * self.params.memory_efficiency
 
     def peak(self, dtype: str) -> float | None:
         """The tensor-unit peak of ``dtype`` (None when the datasheet has none)."""
@@ -126,15 +127,13 @@ class Context:
 
     def tensor_efficiency(self, dtype: str) -> float:
         """``tensor_efficiency_by_dtype[dtype]``, else ``tensor_efficiency``."""
-        table: Mapping[str, float] = self.param("tensor_efficiency_by_dtype") or {}
-        return float(table.get(dtype, self.param("tensor_efficiency")))
+        params = self.params
+        return params.tensor_efficiency_by_dtype.get(dtype, params.tensor_efficiency)
 
     def waves(self, mnk: tuple[int, int, int]) -> float:
         """The share of the cores a GEMM of ``mnk`` keeps busy (the estimator's wave
         quantization with the reference's ``num_cores`` and ``gemm_tile``)."""
-        params = {**self.reference.params, **self.derived}
-        hardware = dataclasses.replace(self.reference, params=params)
-        return FusedRoofline(hardware).wave_efficiency(mnk)
+        return FusedRoofline(self.hardware).wave_efficiency(mnk)
 
     def memory_s(self, nbytes: float) -> float:
         """Seconds ``nbytes`` take at the achievable bandwidth."""

@@ -1,13 +1,15 @@
-"""The one place a calibration becomes preset files: the base preset's configs with the measured
-params written over them, each with its ``<param>_source``, and the system preset of the local
-devices.
+"""The one place a calibration becomes preset files: the base preset's ``node.json`` with the
+measured params written over it, each with its ``<param>_source``, and the system preset of the
+local devices.
 
-Today's node preset format: a directory holding ``<method>/config.json`` for ``roofline`` and
-``fused_roofline`` (`hespas_py.estimate.hardware`); any command that takes a preset name takes
-that directory. A measured value lands in every method whose params accept it. Values not
-measured are the base's; their existing sources are prefixed ``carried from <base>`` and the
-run's ``calibration.json`` lists them. The system preset (`network_files`) is ASTRA-sim's three
-files under ``system/astra-sim/``, as in ``configs/systems``.
+The node preset is a folder holding ``node.json`` (`hespas_py.hardware.presets`, written with
+`write_preset`, which also writes each estimator's ``<estimator>/config.json``); any command that
+takes a preset name takes that folder. A measured value lands in the ``hardware`` section when
+the base holds it there or every estimator reads it, else in the section of every estimator of
+the base that reads it. Values not measured are the base's; their existing sources are prefixed
+``carried from <base>`` and the run's ``calibration.json`` lists them. The system preset
+(`system_files`) is ASTRA-sim's three files under ``system/astra-sim/``, as in
+``configs/systems``.
 """
 
 from __future__ import annotations
@@ -19,43 +21,35 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from hespas_py.calibrate.model import Measured
+from hespas_py.hardware import NodePreset, find_preset
+from hespas_py.hardware.params import DATASHEET, SPECS, accepted, source_keys
+from hespas_py.hardware.presets import preset_of, write_preset
 
-#: The methods a calibrated preset holds a config for.
-METHODS = ("roofline", "fused_roofline")
-#: The method whose hardware section is the reference (all params).
+#: The estimator whose hardware section is the reference (all params).
 REFERENCE_METHOD = "fused_roofline"
 #: Where the system preset goes inside the preset directory.
 SYSTEM_DIR = "system"
+#: The keys that hold a value's source.
+_SOURCES = source_keys()
 
 
-@dataclass(frozen=True)
-class Base:
-    """A preset a calibration starts from: its name and each method's parsed config."""
+def load_base(preset: str) -> NodePreset:
+    """A preset name or folder a calibration starts from, checked whole (`HespasError` naming it
+    otherwise)."""
+    found = find_preset(preset)
+    for estimator in ["", *found.estimator_names]:
+        found.section(estimator)
+    return found
 
-    name: str
-    configs: Mapping[str, dict[str, Any]]
 
-    @classmethod
-    def load(cls, preset: str) -> "Base":
-        """A preset name or directory (`HespasError` naming it otherwise)."""
-        from hespas_py.estimate.hardware import config_file, hardware_from_config, read_config
-
-        configs, name = {}, Path(preset).name
-        for method in METHODS:
-            path, _ = config_file(preset, method, what="node preset")
-            configs[method] = read_config(path)
-            hardware_from_config(configs[method], str(path), method)  # checked once, here
-        return cls(name, configs)
-
-    def hardware(self, method: str = REFERENCE_METHOD) -> dict[str, Any]:
-        return self.configs[method]["perf_estimator"]["hardware"]
-
-    def reference(self):
-        """The `Hardware` of its fused_roofline config (what a calibration measures against)."""
-        from hespas_py.estimate.hardware import hardware_from_config
-
-        return hardware_from_config(self.configs[REFERENCE_METHOD], self.name, REFERENCE_METHOD,
-                                    name=self.name)
+def reference_preset(name: str, datasheet: str, section: Mapping[str, Any],
+                     where: Path) -> NodePreset:
+    """The reference preset a ``calibration.json`` recorded (its ``fused_roofline`` section)."""
+    everywhere = accepted("")
+    hardware = {k: v for k, v in section.items() if k in everywhere}
+    document = {DATASHEET: datasheet, "hardware": hardware, "estimators": {
+        REFERENCE_METHOD: {k: v for k, v in section.items() if k not in hardware}}}
+    return preset_of(document, where, name)
 
 
 @dataclass(frozen=True)
@@ -87,53 +81,43 @@ def entries(measured: list[Measured], same_chip: bool, device: str) -> list[Entr
     return found
 
 
-def _accepted(method: str) -> set[str]:
-    from hespas_py.estimate.base import estimator_class
+def _sections(document: dict[str, Any], key: str) -> list[dict[str, Any]]:
+    """The sections of a ``node.json`` document a measured ``key`` is written into."""
+    if key in document["hardware"] or SPECS[key].accepted_by(""):
+        return [document["hardware"]]
+    return [own for estimator, own in document["estimators"].items()
+            if SPECS[key].accepted_by(estimator)]
 
-    return set(estimator_class(method).param_types)
 
-
-def node_configs(base: Base, chosen: list[Entry], stamp: str) -> dict[str, dict[str, Any]]:
-    """Each method's config: the base's, with the applied entries and their sources; the
-    base's other sources marked carried. ``stamp`` says where and when it was measured."""
+def node_document(base: NodePreset, chosen: list[Entry], stamp: str) -> dict[str, Any]:
+    """The calibrated preset's ``node.json``: the base's, with the applied entries and their
+    sources; the base's other sources marked carried. ``stamp`` says where and when it was
+    measured."""
     applied = [e for e in chosen if e.applied]
     sources = {e.measured.source_key for e in applied}
-    configs = {}
-    for method, config in base.configs.items():
-        config = copy.deepcopy(config)
-        hardware = config["perf_estimator"]["hardware"]
-        accepted = _accepted(method)
-        for key, value in list(hardware.items()):
-            if key.endswith("_source") and key not in sources:
-                hardware[key] = f"carried from {base.name} (not measured): {value}"
-        for entry in applied:
-            m = entry.measured
-            if m.param not in accepted:
-                continue
-            old = hardware.get(m.param)
+    document = {DATASHEET: base.datasheet, "hardware": copy.deepcopy(dict(base.hardware)),
+                "estimators": {k: copy.deepcopy(dict(v)) for k, v in base.estimators.items()}}
+    for section in [document["hardware"], *document["estimators"].values()]:
+        for key, value in list(section.items()):
+            if key in _SOURCES and key not in sources:
+                section[key] = f"carried from {base.name} (not measured): {value}"
+    for entry in applied:
+        m = entry.measured
+        what = "; ".join(dict.fromkeys(e.measured.what for e in applied
+                                       if e.measured.source_key == m.source_key))
+        for section in _sections(document, m.param):
+            old = section.get(m.param)
             both_tables = isinstance(old, dict) and isinstance(m.value, dict)
-            hardware[m.param] = {**old, **m.value} if both_tables else m.value
-            if m.source_key in accepted:
-                what = "; ".join(dict.fromkeys(e.measured.what for e in applied
-                                               if e.measured.source_key == m.source_key))
-                hardware[m.source_key] = f"{stamp}, {entry.status}: {what}"
-        configs[method] = config
-    return configs
+            section[m.param] = {**old, **m.value} if both_tables else m.value
+            section[m.source_key] = f"{stamp}, {entry.status}: {what}"
+    return document
 
 
-def carried(base: Base, chosen: list[Entry]) -> list[str]:
+def carried(base: NodePreset, chosen: list[Entry]) -> list[str]:
     """The base's hardware keys (sources aside) no applied measurement replaced."""
     written = {e.measured.param for e in chosen if e.applied}
-    keys = dict.fromkeys(k for method in METHODS for k in base.hardware(method))
-    return [k for k in keys if not k.endswith("_source") and k not in written]
-
-
-def check(configs: Mapping[str, dict[str, Any]], where: Path) -> None:
-    """Every config passes the schema a preset is read with (`HespasError` otherwise)."""
-    from hespas_py.estimate.hardware import hardware_from_config
-
-    for method, config in configs.items():
-        hardware_from_config(config, str(where / method / "config.json"), method)
+    return [k for k in base.every_key() if k != DATASHEET and k not in _SOURCES
+            and k not in written]
 
 
 def system_files(network: Mapping[str, Any], hardware: Mapping[str, Any],
@@ -162,12 +146,10 @@ def system_files(network: Mapping[str, Any], hardware: Mapping[str, Any],
             + "\n"}
 
 
-def write(folder: Path, configs: Mapping[str, dict[str, Any]], calibration: Mapping[str, Any],
+def write(folder: Path, document: Mapping[str, Any], calibration: Mapping[str, Any],
           system: Mapping[str, str] | None) -> None:
     """Write the preset into ``folder`` (a fresh staging directory)."""
-    for method, config in configs.items():
-        (folder / method).mkdir()
-        (folder / method / "config.json").write_text(json.dumps(config, indent=4) + "\n")
+    write_preset(folder, document)
     (folder / "calibration.json").write_text(json.dumps(calibration, indent=1) + "\n")
     if system:
         target = folder / SYSTEM_DIR / "astra-sim"

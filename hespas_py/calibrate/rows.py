@@ -28,8 +28,8 @@ from typing import Any, Callable
 
 from hespas_py.calibrate.model import Context, Measured
 from hespas_py.calibrate.timing import Budget
-from hespas_py.estimate.base import Hardware
 from hespas_py.estimate.fusion.row_tiles import GIVEN_SUM, ROW_SUM, SOFTMAX, spanned_rows
+from hespas_py.hardware import Hardware
 
 #: Case -> the `row_tiles` class it measures (``stream`` measures none).
 CLASS_OF = {"softmax": SOFTMAX, "softmax_grad": SOFTMAX, "row_sum": ROW_SUM,
@@ -145,7 +145,7 @@ def excess_per_wave(case: dict[str, Any], stream: dict[str, Any], cores: int) ->
 
 
 def derive(raw: dict[str, Any], ctx: Context) -> list[Measured]:
-    cores = int(ctx.param("num_cores"))
+    cores = ctx.params.num_cores
     streams = {(c["heads"], c["seq"]): c for c in raw["cases"] if c["case"] == "stream"}
     per_class: dict[str, list[float]] = {}
     for c in raw["cases"]:

@@ -10,14 +10,18 @@ it, streams before the compute rates that subtract memory time, GEMMs before con
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import time
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
 from hespas_py.calibrate.model import Context, Measured, Observation
+from hespas_py.calibrate.preset import (REFERENCE_METHOD, carried, entries, node_document,
+                                        system_files)
 from hespas_py.calibrate.timing import Budget
 from hespas_py.errors import HespasError
+from hespas_py.hardware import NodePreset, read_config
 
 #: Kind name -> module, in derivation order.
 KINDS: Mapping[str, str] = {
@@ -137,7 +141,7 @@ class Outcome:
         entries: each measured param and what became of it on the base.
         carried: the base's keys kept as they were.
         observations: figures beside the calibrated model's.
-        configs: the node preset's config per method.
+        document: the node preset's ``node.json``.
         system: the system preset's files (None without collectives).
     """
 
@@ -145,42 +149,37 @@ class Outcome:
     entries: list[Any]
     carried: list[str]
     observations: list[Observation]
-    configs: dict[str, dict[str, Any]]
+    document: dict[str, Any]
     system: dict[str, str] | None
 
 
-def apply(raw: Mapping[str, Any], info: Mapping[str, Any], reference, base, mode: str,
-          seconds: float) -> Outcome:
-    """Derive the params of ``raw`` against ``reference`` (a `preset.Base`: the measured chip's
-    datasheet) and write them over ``base`` (the same chip, or another one's datasheet: then
-    only the efficiencies carry over)."""
-    import dataclasses
-
-    from hespas_py.calibrate.preset import carried, entries, node_configs, system_files
-
-    derived = derive(raw, reference.reference())
+def apply(raw: Mapping[str, Any], info: Mapping[str, Any], reference: NodePreset,
+          base: NodePreset, mode: str, seconds: float) -> Outcome:
+    """Derive the params of ``raw`` against ``reference`` (the measured chip's datasheet preset)
+    and write them over ``base`` (the same chip, or another one's datasheet: then only the
+    efficiencies carry over)."""
+    derived = derive(raw, reference.hardware_for(REFERENCE_METHOD))
     same = reference.name == base.name
     device = info["device_kind"] + ("" if same else f" against {reference.name}")
     chosen = entries(derived.measured, same, device)
-    configs = node_configs(base, chosen, stamp(info))
-    system = (system_files(derived.network, base.hardware(), stamp(info))
+    document = node_document(base, chosen, stamp(info))
+    system = (system_files(derived.network, base.hardware, stamp(info))
               if derived.network else None)
     doc = {"run": dict(info), "mode": mode, "measure_seconds": seconds,
-           "reference": {"name": reference.name, "hardware": reference.hardware()},
+           "reference": {"name": reference.name, "datasheet": reference.datasheet,
+                         "hardware": reference.section(REFERENCE_METHOD)},
            "base": base.name, "kinds": dict(raw),
            "measured": [{**dataclasses.asdict(e.measured), "applied": e.applied,
                          "status": e.status} for e in chosen],
            "carried": carried(base, chosen),
            "observations": [dataclasses.asdict(o) for o in derived.observations],
            "network": derived.network}
-    return Outcome(doc, chosen, doc["carried"], derived.observations, configs, system)
+    return Outcome(doc, chosen, doc["carried"], derived.observations, document, system)
 
 
 def read_calibration(path) -> dict[str, Any]:
     """An earlier run's ``calibration.json`` (``--from``): `HespasError` naming it if it is
     not one."""
-    from hespas_py.estimate.hardware import read_config
-
     doc = read_config(path)
     missing = [k for k in ("run", "mode", "reference", "kinds") if k not in doc]
     if missing:

@@ -21,7 +21,7 @@ from typing import Any, Callable
 
 from hespas_py.calibrate.model import Context, Measured, share
 from hespas_py.calibrate.timing import Budget
-from hespas_py.estimate.base import Hardware
+from hespas_py.hardware import Hardware
 
 MODES = ("read", "write", "read_write")
 _MiB = 1 << 20

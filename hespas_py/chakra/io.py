@@ -1,4 +1,6 @@
-"""Reading and writing Chakra trace files: one GlobalMetadata, then Nodes, each length-prefixed."""
+"""Reading and writing Chakra trace files: one GlobalMetadata, then Nodes, each length-prefixed
+(protobuf's varint length prefix: `write_trace` writes it, `parse_trace` and `node_encodings`
+read it)."""
 
 from __future__ import annotations
 
@@ -65,6 +67,35 @@ def parse_trace(path: str | Path, stream: BinaryIO, node_type: type = Node) -> t
     except (DecodeError, ValueError) as exc:
         raise HespasError(f"{path}: not a Chakra trace ({exc})") from None
     return meta, nodes
+
+
+def node_encodings(path: str | Path, data: bytes) -> list[bytes]:
+    """The encoded nodes of a trace file's bytes: length-prefixed messages after the
+    GlobalMetadata (`HespasError` naming ``path`` when empty or malformed)."""
+    messages = []
+    position, end = 0, len(data)
+    while position < end:
+        size = shift = 0
+        while True:
+            if position >= end:
+                raise HespasError(f"{path}: not a Chakra trace (truncated length prefix)")
+            byte = data[position]
+            position += 1
+            size |= (byte & 0x7F) << shift
+            if byte < 0x80:
+                break
+            shift += 7
+        if position + size > end:
+            raise HespasError(f"{path}: not a Chakra trace (truncated message)")
+        messages.append(data[position:position + size])
+        position += size
+    if not messages:
+        raise HespasError(f"{path}: empty Chakra trace")
+    try:
+        GlobalMetadata.FromString(messages[0])
+    except DecodeError as exc:
+        raise HespasError(f"{path}: not a Chakra trace ({exc})") from None
+    return messages[1:]
 
 
 def read_trace(path: str | Path) -> tuple[object, list]:

@@ -3,12 +3,15 @@
 Field names, numbers and types are those of MLCommons Chakra's ``et_def.proto`` so the bytes are
 interchangeable with every Chakra reader and writer (ASTRA-sim included). The schema is built from a
 ``FileDescriptorProto`` at import time, so no protoc is needed, and it lives in a private descriptor
-pool so it cannot clash with the real ``chakra`` package imported in the same process.
+pool so it cannot clash with the real ``chakra`` package imported in the same process. Readers
+that need only some of a node's fields get a view of it from the same declarations
+(`node_view_class`).
 """
 
 from __future__ import annotations
 
 import enum
+from typing import Sequence
 
 from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
 
@@ -79,6 +82,21 @@ def _enum(file, cls: type[enum.IntEnum]) -> None:
         e.value.add(name=member.name, number=member.value)
 
 
+#: Chakra's Node: (name, number, type, repeated, message or enum type).
+_NODE_FIELDS: tuple[tuple[str, int, int, bool, str], ...] = (
+    ("id", 1, _F.TYPE_UINT64, False, ""),
+    ("name", 2, _F.TYPE_STRING, False, ""),
+    ("type", 3, _F.TYPE_ENUM, False, "NodeType"),
+    ("ctrl_deps", 4, _F.TYPE_UINT64, True, ""),
+    ("data_deps", 5, _F.TYPE_UINT64, True, ""),
+    ("start_time_micros", 6, _F.TYPE_UINT64, False, ""),
+    ("duration_micros", 7, _F.TYPE_UINT64, False, ""),
+    ("inputs", 8, _F.TYPE_MESSAGE, False, "IOInfo"),
+    ("outputs", 9, _F.TYPE_MESSAGE, False, "IOInfo"),
+    ("attr", 10, _F.TYPE_MESSAGE, True, "AttributeProto"),
+)
+
+
 def _build_file() -> descriptor_pb2.FileDescriptorProto:
     file = descriptor_pb2.FileDescriptorProto(
         name="hespas_py/et_def.proto", package="ChakraProtoMsg", syntax="proto3")
@@ -110,16 +128,8 @@ def _build_file() -> descriptor_pb2.FileDescriptorProto:
     _field(tensor, "device", 6, _F.TYPE_STRING)
 
     node = file.message_type.add(name="Node")
-    _field(node, "id", 1, _F.TYPE_UINT64)
-    _field(node, "name", 2, _F.TYPE_STRING)
-    _field(node, "type", 3, _F.TYPE_ENUM, type_name="NodeType")
-    _field(node, "ctrl_deps", 4, _F.TYPE_UINT64, repeated=True)
-    _field(node, "data_deps", 5, _F.TYPE_UINT64, repeated=True)
-    _field(node, "start_time_micros", 6, _F.TYPE_UINT64)
-    _field(node, "duration_micros", 7, _F.TYPE_UINT64)
-    _field(node, "inputs", 8, _F.TYPE_MESSAGE, type_name="IOInfo")
-    _field(node, "outputs", 9, _F.TYPE_MESSAGE, type_name="IOInfo")
-    _field(node, "attr", 10, _F.TYPE_MESSAGE, repeated=True, type_name="AttributeProto")
+    for name, number, ftype, repeated, type_name in _NODE_FIELDS:
+        _field(node, name, number, ftype, repeated=repeated, type_name=type_name)
     return file
 
 
@@ -137,3 +147,22 @@ AttributeProto = _message("AttributeProto")
 IOInfo = _message("IOInfo")
 Tensor = _message("Tensor")
 BoolList = _message("BoolList")
+
+
+def node_view_class(fields: Sequence[str], raw: Sequence[str] = ()) -> type:
+    """A reading view of Chakra's Node: only ``fields`` (same names and numbers; any other field
+    of the bytes is skipped unparsed), the node type read as its integer, each message field in
+    ``raw`` kept as its encoded bytes for the reader to decode (or not)."""
+    declared = {name: (number, ftype, repeated) for name, number, ftype, repeated, _ in _NODE_FIELDS}
+    file = descriptor_pb2.FileDescriptorProto(name="hespas_py/node_view.proto",
+                                              package="ChakraView", syntax="proto3")
+    view = file.message_type.add(name="Node")
+    for name in fields:
+        number, ftype, repeated = declared[name]
+        if ftype == _F.TYPE_MESSAGE and name not in raw:
+            raise ValueError(f"Node.{name}: a message field of a view is read raw")
+        ftype = _F.TYPE_BYTES if name in raw else _F.TYPE_INT32 if ftype == _F.TYPE_ENUM else ftype
+        _field(view, name, number, ftype, repeated=repeated)
+    pool = descriptor_pool.DescriptorPool()
+    pool.Add(file)
+    return message_factory.GetMessageClass(pool.FindMessageTypeByName("ChakraView.Node"))

@@ -25,7 +25,8 @@ from collections import Counter
 from typing import Any, Mapping, Sequence
 
 from hespas_py.chakra.writer import collective_bytes
-from hespas_py.estimate.base import FLASH_BACKWARD, FLASH_FORWARD, Estimate, Hardware, OpCost
+from hespas_py.estimate.base import FLASH_BACKWARD, FLASH_FORWARD, Estimate, OpCost
+from hespas_py.hardware import Hardware
 from hespas_py.split.blocks import BlockGraph
 
 
@@ -104,7 +105,7 @@ def module_stats(graph: BlockGraph, estimates: Sequence[Estimate | None], hardwa
         "fallback_ops": dict(fallback.most_common()),
         "notes": list(notes),
         "attention": {
-            "mode": "fused" if hardware.params.get("fused_attention") else "materialized",
+            "mode": "fused" if hardware.params.fused_attention else "materialized",
             **{name: {"count": per_op.get(label, {}).get("count", 0),
                       "time_s": per_op.get(label, {}).get("time_s", 0.0)}
                for name, label in (("forward", FLASH_FORWARD), ("backward", FLASH_BACKWARD))},

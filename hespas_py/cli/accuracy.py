@@ -17,9 +17,11 @@ from typing import Optional
 import typer
 
 from hespas_py.accuracy.cases import SYSTEMS_DIR
-from hespas_py.accuracy.evaluate import DEFAULT_ESTIMATOR, Evaluation, evaluate
+from hespas_py.accuracy.evaluate import EVERY_ROW, Evaluation, evaluate
 from hespas_py.accuracy.rows import GROUPS, groups
 from hespas_py.cli.main import app
+from hespas_py.errors import HespasError
+from hespas_py.estimate.base import DEFAULT_ESTIMATOR
 from hespas_py.units import gib
 
 
@@ -38,11 +40,11 @@ def as_json(evaluation: Evaluation, estimator: str) -> dict:
 def kernel_comparisons(evaluation: Evaluation, estimator: str) -> list:
     """Per kernel class, measured beside estimated, for every row whose workload ships a kernel
     profile (`hespas_py.accuracy.kernels`)."""
-    from hespas_py.accuracy.kernels import compare
+    from hespas_py.accuracy.kernels import PLANNER, compare
 
     found = []
     for r in evaluation.results:
-        if r.estimator == estimator == "fused_roofline":
+        if r.estimator == estimator == PLANNER:
             found.append(compare(r.row.name, r.row.workload, r.case.workload_file, r.case.node,
                                  r.row.measured_s, r.params))
     return [c for c in found if c is not None]
@@ -53,11 +55,11 @@ def print_kernels(comparisons: list) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    from hespas_py.accuracy.kernels import ORDER, ClassTime
+    from hespas_py.accuracy.kernels import ORDER, PLANNER, ClassTime
 
     console = Console()
     for c in comparisons:
-        table = Table(title=f"{c.row}: time per kernel class (profile vs fused_roofline)")
+        table = Table(title=f"{c.row}: time per kernel class (profile vs {PLANNER})")
         for column in ("class", "launches", "measured (ms)", "est. launches", "estimated (ms)",
                        "difference (ms)"):
             table.add_column(column, justify="left" if column == "class" else "right")
@@ -116,6 +118,16 @@ def print_table(evaluation: Evaluation) -> None:
         console.print(f"[dim]skipped: {row.group} {row.name} {row.system}: {reason}[/dim]")
 
 
+def _node(item: str) -> tuple[str, str]:
+    """(preset name or `EVERY_ROW`, preset) of one ``--node [NAME=]PRESET``."""
+    name, equals, preset = item.partition("=")
+    if not equals:
+        return EVERY_ROW, item
+    if not name or not preset:
+        raise HespasError(f"--node {item!r}: expected [NAME=]PRESET")
+    return name, preset
+
+
 @app.command("accuracy")
 def accuracy(
     json_out: bool = typer.Option(False, "--json",
@@ -133,12 +145,13 @@ def accuracy(
     workloads: Optional[list[Path]] = typer.Option(
         None, "--workloads", help="Extra folder of <workload>.mlir files (repeatable)."),
     systems: Path = typer.Option(SYSTEMS_DIR, "--systems", help="Folder of system presets."),
+    nodes: Optional[list[str]] = typer.Option(
+        None, "--node", metavar="[NAME=]PRESET", help="Node preset (a name or a preset folder, "
+        "e.g. one hespas calibrate wrote) every row runs on instead of its own; with NAME=, "
+        "the rows of node preset NAME only (repeatable)."),
     approximate: bool = typer.Option(
         False, "--approximate", help="Also rows whose model configuration was never published "
                                      "(evaluated on our guessed export, not counted)."),
-    node: Optional[str] = typer.Option(
-        None, "--node", help="Node preset (name or directory, e.g. one hespas calibrate wrote) "
-                             "for every row instead of the row's own."),
     kernels: bool = typer.Option(
         False, "--kernels", help="Per kernel class, the measured time from the row's kernel "
                                  "profile beside the fused_roofline estimate (rows that ship "
@@ -147,7 +160,7 @@ def accuracy(
     """Compare predicted step times with measured hardware, row by row."""
     names = list(dict.fromkeys(estimators or [DEFAULT_ESTIMATOR]))
     evaluation = evaluate(groups(group_names), names, measured, workloads or [], systems, approximate,
-                          params or [], node)
+                          params or [], dict(_node(item) for item in nodes or []))
     if plot is not None:
         from hespas_py.accuracy.plot import plot as draw
 

@@ -16,7 +16,7 @@ from hespas_py.errors import HespasError
 def _reference_and_base(info: dict[str, Any], base: Optional[str]):
     """(reference preset, base preset) of a run on this machine: the reference is the local
     chip's preset (by ``device_kind``), else the base itself."""
-    from hespas_py.calibrate.preset import Base
+    from hespas_py.calibrate.preset import load_base
     from hespas_py.calibrate.run import device_preset
 
     own = device_preset(info["device_kind"])
@@ -24,20 +24,20 @@ def _reference_and_base(info: dict[str, Any], base: Optional[str]):
     if name is None:
         raise HespasError(f"no node preset is a {info['device_kind']!r}: pass --base PRESET "
                           "(the datasheet the measured shares are taken of)")
-    chosen = Base.load(name)
-    return (Base.load(own) if own and own != chosen.name else chosen), chosen
+    chosen = load_base(name)
+    return (load_base(own) if own and own != chosen.name else chosen), chosen
 
 
 def _from_file(path: Path, base: Optional[str]):
     """(document, reference, base) of ``--from``: the earlier run's reference datasheet."""
-    from hespas_py.calibrate.preset import REFERENCE_METHOD, Base
+    from hespas_py.calibrate.preset import load_base, reference_preset
     from hespas_py.calibrate.run import read_calibration
 
     doc = read_calibration(path)
     ref = doc["reference"]
-    reference = Base(ref["name"], {REFERENCE_METHOD: {"perf_estimator": {
-        "method": REFERENCE_METHOD, "hardware": ref["hardware"]}}})
-    return doc, reference, (Base.load(base) if base else reference)
+    reference = reference_preset(ref["name"], ref.get("datasheet", ""), ref["hardware"],
+                                 path.parent)
+    return doc, reference, (load_base(base) if base else reference)
 
 
 def _measure(kinds: list[str], budget, reference) -> tuple[dict[str, Any], float]:
@@ -45,9 +45,11 @@ def _measure(kinds: list[str], budget, reference) -> tuple[dict[str, Any], float
     from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
                                TimeElapsedColumn)
 
+    from hespas_py.calibrate.preset import REFERENCE_METHOD
     from hespas_py.calibrate.run import planned, run
 
-    total = sum(planned(kinds, budget, reference.reference()).values())
+    hardware = reference.hardware_for(REFERENCE_METHOD)
+    total = sum(planned(kinds, budget, hardware).values())
     with Progress(TextColumn("{task.description:<36}"), BarColumn(), MofNCompleteColumn(),
                   TimeElapsedColumn(), console=Console(stderr=True), transient=True) as bar:
         task = bar.add_task("calibrating", total=total)
@@ -56,7 +58,7 @@ def _measure(kinds: list[str], budget, reference) -> tuple[dict[str, Any], float
         def tick(label: str) -> None:  # called as each case starts
             bar.update(task, description=label, completed=started[0])
             started[0] += 1
-        raw, seconds = run(kinds, budget, reference.reference(), tick)
+        raw, seconds = run(kinds, budget, hardware, tick)
         bar.update(task, completed=total)
     return raw, seconds
 
@@ -73,6 +75,8 @@ def print_outcome(outcome, base, out: Path) -> None:
     from rich.markup import escape
     from rich.table import Table
 
+    from hespas_py.calibrate.preset import REFERENCE_METHOD
+
     console = Console()
     info, base_name = outcome.calibration["run"], base.name
     table = Table(title=f"{out}: {base_name} calibrated on {info['device_kind']}",
@@ -81,7 +85,7 @@ def print_outcome(outcome, base, out: Path) -> None:
         left = column in ("param", "in the preset")
         table.add_column(column, justify="left" if left else "right",
                          overflow="fold" if left else "ellipsis")
-    base_hw = base.hardware()
+    base_hw = base.section(REFERENCE_METHOD)
     for entry in outcome.entries:
         m = entry.measured
         old = base_hw.get(m.param)
@@ -130,7 +134,8 @@ def calibrate(
         "measuring (with --base: for another chip)."),
 ) -> None:
     """Measure the local accelerator and write a node preset from what it measured."""
-    from hespas_py.calibrate.preset import check, write
+    from hespas_py.calibrate.preset import write
+    from hespas_py.hardware.presets import preset_of
     from hespas_py.calibrate.run import apply, parse_kinds
     from hespas_py.calibrate.timing import Budget, run_info
     from hespas_py.output_dir import check_target, staged
@@ -152,6 +157,6 @@ def calibrate(
         else:
             raw, seconds = _measure(kinds, Budget.of(info["platform"], quick), reference)
         outcome = apply(raw, info, reference, chosen, mode, seconds)
-        check(outcome.configs, target)
-        write(staging, outcome.configs, outcome.calibration, outcome.system)
+        preset_of(outcome.document, target)  # checked, naming the folder written
+        write(staging, outcome.document, outcome.calibration, outcome.system)
     print_outcome(outcome, chosen, target)

@@ -28,6 +28,8 @@ from pathlib import Path
 from typing import Any, Mapping, NoReturn, Optional, Sequence
 
 from hespas_py.errors import HespasError
+from hespas_py.hardware.config import param_values
+from hespas_py.hardware.describe import param_help
 
 _LOG_LEVELS = ("debug", "info", "warning", "error")
 
@@ -191,9 +193,7 @@ PARAMS: tuple[Param, ...] = (
     Param("estimator", ("--estimator",), str, None,
           "Estimator (roofline, fused_roofline, xla_cost, xla_profile); default: the config's "
           "method, or fused_roofline for a preset name."),
-    Param("params", ("--param",), list, None,
-          "Estimator param, as in the config's hardware section (repeatable; e.g. "
-          "fused_attention=true).", "KEY=VALUE"),
+    Param("params", ("--param",), list, None, param_help(), "KEY=VALUE"),
     Param("allow_other_device", ("--allow-other-device",), bool, False,
           "xla_profile: time the blocks on this machine although the preset names another chip "
           "(the param allow_other_device=true)."),
@@ -251,7 +251,7 @@ def run(config: str, mlir_file: Optional[Path], output: Optional[Path], split_fn
         json_out: bool, system_config: Optional[str], threads: int, log_level: str,
         log_path: Optional[Path]) -> None:
     """Generate per-device Chakra traces and module_stats.json from a StableHLO step."""
-    from hespas_py.pipeline import GenConfig, generate
+    from hespas_py.run import Split, build_config, generate_and_simulate
 
     _setup_logging(log_level, log_path)
     if allow_other_device:
@@ -261,22 +261,21 @@ def run(config: str, mlir_file: Optional[Path], output: Optional[Path], split_fn
         from hespas_py.sim.config import Machine
 
         machine = Machine.load(system_config)
-    settings = GenConfig.from_config(
-        config, mlir_file=mlir_file, output_dir=output,
-        split_strategy=split_fn.strip().lower() if split_fn else None, merge=merge,
-        block_lim=block_lim, num_npus=num_npus, module=module, loop_trips=loop_trips,
-        combine_threshold=combine_threshold, collective_rewrites=collective_rewrites,
-        memory=memory, clean=clean or None, cache_dir=cache_dir, estimator=estimator, params=params)
-    check = machine.check_layout if machine is not None else None
+    split = Split(split_strategy=split_fn.strip().lower() if split_fn else None,
+                  block_lim=block_lim, merge=merge, combine_threshold=combine_threshold,
+                  collective_rewrites=collective_rewrites)
+    settings = build_config(
+        config, mlir_file=mlir_file, output_dir=output, estimator=estimator,
+        params=param_values(params or []), split=split, num_npus=num_npus, module=module,
+        loop_trips=loop_trips, memory=memory, clean=clean or None, cache_dir=cache_dir)
     if sys.stdout.isatty() and not json_out:
         progress, hook = _progress_bar()
         with progress:
-            result = generate(settings, hook, check)
+            run_ = generate_and_simulate(settings, machine, hook)
     else:
-        result = generate(settings, check_layout=check)
-    summary = dict(result.summary)
+        run_ = generate_and_simulate(settings, machine)
+    summary = run_.summary
     if machine is not None:
-        summary["simulation"] = machine.summary(machine.simulate(result.output_dir))
         logging.getLogger("hespas_py").info("simulated on %s", machine.label)
     if json_out:
         print(json.dumps(summary, indent=1))

@@ -1,5 +1,9 @@
 """The ``hespas`` command: one subcommand per pipeline stage, each imported only when it runs
-(or ``--help`` lists them): `hespas_py.cli.commands` names the module that defines each."""
+(or ``--help`` lists them): `hespas_py.cli.commands` names the module that defines each.
+
+Inside a command module, the stages the command runs and rich are imported in the command's
+function, deliberately: ``--help``, the other commands and a summary printed to a pipe load none
+of them (`tests/test_cli_lazy.py`)."""
 
 from __future__ import annotations
 

@@ -1,29 +1,35 @@
 """``hespas presets [--json]``: the shipped node presets (accelerators) and system presets
-(machines: network and collective algorithms), with the figures that tell them apart."""
+(machines: network and collective algorithms), with the figures that tell them apart;
+``--describe NAME``: every parameter of one node preset, with its unit, meaning and source."""
 
 from __future__ import annotations
 
+import functools
 import json
-from typing import Any
+import shutil
+import textwrap
+from typing import Any, Optional
 
 import typer
 
 from hespas_py.cli.main import app
+from hespas_py.hardware import find_preset, preset_names
+from hespas_py.hardware.describe import preset_rows
 
 
 def node_rows() -> list[dict[str, Any]]:
-    """One row per node preset: the estimators it runs with (every one: a method without a
-    preset file of its own reads the roofline file's hardware), the one it runs by default, its
+    """One row per node preset: the estimators it runs with (every one: an estimator without
+    params of its own in the preset reads its ``hardware``), the one it runs by default, its
     dense bf16 peak and memory bandwidth."""
-    from hespas_py.estimate.base import estimator_names
-    from hespas_py.estimate.hardware import PRESET_METHOD, load_hardware, preset_names
+    from hespas_py.estimate.base import DEFAULT_ESTIMATOR, estimator_names
 
     methods = estimator_names()
     rows = []
     for name in preset_names():
-        hardware = load_hardware(name)
-        rows.append({"name": name, "methods": methods, "default_method": PRESET_METHOD,
-                     "bf16_tflops": hardware.per_dtype_flops.get("bf16", hardware.peak_flops) / 1e12,
+        hardware = find_preset(name).hardware_for("")
+        rows.append({"name": name, "methods": methods, "default_method": DEFAULT_ESTIMATOR,
+                     "bf16_tflops": hardware.per_dtype_flops.get("bf16",
+                                                                 hardware.peak_flops) / 1e12,
                      "memory_gb_s": hardware.memory_bandwidth / 1e9})
     return rows
 
@@ -68,9 +74,58 @@ def _print(nodes: list[dict[str, Any]], systems: list[dict[str, Any]]) -> None:
     console.print(system_table)
 
 
+def describe(name: str) -> dict[str, Any]:
+    """Node preset ``name`` (or a preset folder): its methods and, per registry key, its value
+    and source (`hespas_py.hardware.describe.preset_rows`)."""
+    preset = find_preset(name)
+    return {"name": preset.name, "alias_of": preset.alias_of or None, "datasheet": preset.datasheet,
+            "methods": preset.estimator_names, "parameters": preset_rows(preset.every_key())}
+
+
+def _shown(value: Any) -> str:
+    """A parameter's value, short: numbers in ``%g``, tables as ``key value, ...``."""
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {_shown(v)}" for k, v in value.items())
+    if isinstance(value, float):
+        return f"{value:g}"
+    return json.dumps(value)
+
+
+def _print_description(doc: dict[str, Any]) -> None:
+    """One paragraph per parameter: ``key = value unit (read by)``, then its meaning and source;
+    the parameters the preset leaves at their defaults after those it sets."""
+    width = min(shutil.get_terminal_size().columns, 100)
+    wrap = functools.partial(textwrap.fill, width=width, initial_indent="    ",
+                             subsequent_indent="    ")
+    alias = f" = {doc['alias_of']}" if doc["alias_of"] else ""
+    lines = [f"{doc['name']}{alias} (estimators with params of their own: "
+             f"{', '.join(doc['methods']) or 'none'})", wrap(f"datasheet: {doc['datasheet']}")]
+    for given in (True, False):
+        lines.append("" if given else "\nleft at their defaults:")
+        for row in (r for r in doc["parameters"] if r["set"] == given):
+            value = _shown(row["value"]) if given else row["value"]
+            lines.append(f"{row['key']} = {value}{' ' + row['unit'] if row['unit'] else ''}"
+                         f"  ({row['read_by']})")
+            lines.append(wrap(row["meaning"]))
+            if row["source"] and given and row["source"] != doc["datasheet"]:
+                lines.append(wrap(f"source: {row['source']}"))
+    print("\n".join(lines))
+
+
 @app.command("presets")
-def presets(json_out: bool = typer.Option(False, "--json", help="Print the presets as JSON.")) -> None:
+def presets(json_out: bool = typer.Option(False, "--json", help="Print the presets as JSON."),
+            name: Optional[str] = typer.Option(
+                None, "--describe", metavar="NAME",
+                help="Every parameter of node preset NAME (or a preset folder): value (dim: the "
+                     "default), unit, what reads it, meaning, source.")) -> None:
     """List the shipped node presets and system presets."""
+    if name is not None:
+        doc = describe(name)
+        if json_out:
+            typer.echo(json.dumps(doc, indent=2))
+        else:
+            _print_description(doc)
+        return
     nodes, systems = node_rows(), system_rows()
     if json_out:
         typer.echo(json.dumps({"nodes": nodes, "systems": systems}, indent=2))

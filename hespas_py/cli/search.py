@@ -18,6 +18,7 @@ from hespas_py.cli.main import app
 from hespas_py.cli.sweep import (ADDRESS_OPTION, BACKEND_OPTION, JOBS_OPTION, JSON_OPTION,
                                  run_stored)
 from hespas_py.errors import HespasError
+from hespas_py.estimate.base import DEFAULT_ESTIMATOR
 from hespas_py.units import gib
 
 if TYPE_CHECKING:
@@ -91,7 +92,7 @@ def search_command(
     variants: Optional[List[str]] = typer.Option(
         None, "--variant", metavar="KEY=V1,V2", help="System variants, as a sweep spec's "
         "variants (bandwidth_scale=0.5,1, algorithm=ring,direct, ...; repeatable)."),
-    estimator: str = typer.Option("fused_roofline", "--estimator", help="Estimator(s), "
+    estimator: str = typer.Option(DEFAULT_ESTIMATOR, "--estimator", help="Estimator(s), "
                                   "comma-separated."),
     as_json: bool = JSON_OPTION,
     backend: str = BACKEND_OPTION,

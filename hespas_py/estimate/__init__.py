@@ -9,10 +9,9 @@ import sys
 import types
 
 from hespas_py.estimate.base import (
-    Estimate, Estimator, Hardware, OpCost, estimator_class, estimator_names, get_estimator,
-    register)
+    Estimate, Estimator, OpCost, estimator_class, estimator_names, get_estimator, register)
 
-__all__ = ["Estimate", "Estimator", "Hardware", "OpCost", "estimator_class", "estimator_names",
+__all__ = ["Estimate", "Estimator", "OpCost", "estimator_class", "estimator_names",
            "get_estimator", "register"]
 
 

@@ -1,4 +1,4 @@
-"""The estimator interface, the hardware description every estimator reads, and the registry.
+"""The estimator interface and the registry of estimators by name.
 
 An estimator turns one compute `Block` into an `Estimate`. Adding one is one file in this
 package: subclass `Estimator`, set ``name``, decorate with `register`.
@@ -7,60 +7,14 @@ package: subclass `Estimator`, set ``name``, decorate with `register`.
 from __future__ import annotations
 
 import importlib
-import json
 import pkgutil
 from abc import ABC, abstractmethod
-from dataclasses import dataclass, field
-from typing import Any, ClassVar, Mapping
+from dataclasses import dataclass
+from typing import ClassVar
 
-from hespas_py.checks import Number
 from hespas_py.errors import HespasError
+from hespas_py.hardware import Hardware
 from hespas_py.split.blocks import Block, BlockGraph
-
-
-@dataclass(frozen=True)
-class Hardware:
-    """One accelerator, as the estimators see it.
-
-    Attributes:
-        name: preset or file name, for reports.
-        peak_flops: FLOP/s used for a dtype missing from ``per_dtype_flops`` (reported as such).
-        per_dtype_flops: dense tensor-unit peak FLOP/s per element type (``f32``, ``tf32``,
-            ``bf16``, ``f16``, ``f8E4M3FN``, ``i8``, ...).
-        vector_flops: FLOP/s of the general-purpose (non-tensor) units, for elementwise and
-            reduction work; 0 (the default) means ``peak_flops`` (config files default it so).
-        memory_bandwidth: device-memory bandwidth in bytes/s.
-        params: estimator-specific settings (efficiency factors, launch overhead, ...); each
-            estimator documents the keys it reads.
-        hbm_bytes: device-memory capacity in bytes; 0 when unknown. Not part of `fingerprint`:
-            no estimate depends on it.
-        hbm_usable_fraction: the share of ``hbm_bytes`` a program may use (a runtime's
-            reservation, e.g. JAX's default preallocation of 75%).
-    """
-
-    name: str
-    peak_flops: float
-    per_dtype_flops: Mapping[str, float]
-    memory_bandwidth: float
-    vector_flops: float = 0.0
-    params: Mapping[str, Any] = field(default_factory=dict)
-    hbm_bytes: int = 0
-    hbm_usable_fraction: float = 1.0
-
-    @property
-    def capacity_bytes(self) -> int | None:
-        """Bytes a program may occupy (``hbm_bytes`` x ``hbm_usable_fraction``); None when the
-        capacity is unknown."""
-        return int(self.hbm_bytes * self.hbm_usable_fraction) if self.hbm_bytes else None
-
-    def fingerprint(self) -> str:
-        """Stable digest of every number here (part of cache keys)."""
-        import hashlib  # loads OpenSSL; only cached runs need it
-
-        blob = json.dumps(
-            [self.peak_flops, dict(self.per_dtype_flops), self.memory_bandwidth,
-             self.vector_flops, dict(self.params)], sort_keys=True, default=str)
-        return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
 
 #: `OpCost.name` of the rows of flash-attention kernels (``fused_roofline``), forward and backward.
@@ -131,12 +85,9 @@ class Estimate:
 class Estimator(ABC):
     """Turns a compute block into an `Estimate` for one `Hardware`."""
 
-    #: Registry name, as given in configs and on the command line.
+    #: Registry name, as given in configs and on the command line; the parameter registry
+    #: (`hespas_py.hardware.params`) says which settings of ``Hardware.params`` it reads.
     name: ClassVar[str]
-    #: Estimator-specific settings it reads from ``Hardware.params``: key -> type (bool, int,
-    #: float or str; a number: any finite one) or a `hespas_py.checks.Number` range. Config
-    #: validation rejects any other key, and any value outside its type or range.
-    param_types: ClassVar[Mapping[str, type | Number]] = {}
     #: Raised when the estimator's method changes while its name and params stay: part of the
     #: cache key, so a cache never serves an answer of the older method.
     method_version: ClassVar[int] = 1
@@ -180,6 +131,9 @@ class Estimator(ABC):
 
 
 _REGISTRY: dict[str, type[Estimator]] = {}
+#: The estimator a run uses when none is named (``hespas gen PRESET``, sweeps, searches,
+#: ``hespas accuracy``, `hespas_py.estimate`): the most accurate (`hespas accuracy`).
+DEFAULT_ESTIMATOR = "fused_roofline"
 
 
 def register(cls: type[Estimator]) -> type[Estimator]:

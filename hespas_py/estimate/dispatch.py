@@ -7,8 +7,7 @@ part per argument and result buffer (JAX's argument checks, PjRt's buffer defini
 output allocation). A loop that dispatches ahead hides it behind the previous step unless the host
 is the slower of the two; the presets that set the params below state the measured harness.
 
-Params (``Hardware.params``, both 0 by default, i.e. no cost; read by the estimators that list
-`DISPATCH_PARAMS`, the rooflines):
+Params (``Hardware.params``, both 0 by default, i.e. no cost; read by the rooflines):
     ``dispatch_overhead_s``: seconds per call; ``dispatch_per_buffer_s``: seconds per argument
     and per result buffer of the entry function; ``dispatch_source``: where they come from.
 
@@ -19,18 +18,15 @@ block, so every stage after the estimate (traces, simulation, reports) carries i
 from __future__ import annotations
 
 import dataclasses
-from typing import Mapping, Sequence
+from typing import Sequence
 
-from hespas_py.checks import NON_NEGATIVE
 from hespas_py.estimate.base import Estimate, OpCost
+from hespas_py.hardware import Params
 from hespas_py.mlir.ops import Module
 from hespas_py.split.blocks import BlockGraph
 
 #: `OpCost.name` of the dispatch row.
 DISPATCH = "host_dispatch"
-#: The params this module reads, with their checks (an estimator that honours them lists them).
-DISPATCH_PARAMS = {"dispatch_overhead_s": NON_NEGATIVE, "dispatch_per_buffer_s": NON_NEGATIVE,
-                   "dispatch_source": str}
 
 
 def entry_buffers(module: Module) -> int:
@@ -39,10 +35,9 @@ def entry_buffers(module: Module) -> int:
     return len(entry.args) + len(entry.result_types)
 
 
-def dispatch_cost(params: Mapping[str, object], buffers: int) -> OpCost | None:
+def dispatch_cost(params: Params, buffers: int) -> OpCost | None:
     """The dispatch row of a step with ``buffers`` entry buffers; None when the params set none."""
-    time_s = (float(params.get("dispatch_overhead_s", 0.0))
-              + float(params.get("dispatch_per_buffer_s", 0.0)) * buffers)
+    time_s = params.dispatch_overhead_s + params.dispatch_per_buffer_s * buffers
     if time_s <= 0:
         return None
     return OpCost(DISPATCH, "", 0.0, 0.0, time_s, notes=(f"{buffers} entry buffers",))

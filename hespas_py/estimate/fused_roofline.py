@@ -21,8 +21,9 @@ with *achievable* rather than peak rates:
   operand that wastes less); a flash kernel's matmuls all have the head dimension there
   (`mxu_fill`); ``mxu_size = 0`` turns it off.
 
-Params read from ``Hardware.params`` (each preset's values, with their public sources in a
-``<param>_source`` string next to them, are in ``configs/nodes/<HW>/fused_roofline``):
+Params read from ``Hardware.params`` (declared with their defaults in `hespas_py.hardware.params`;
+each preset's values, with their public sources in a ``<param>_source`` string next to them, are
+in ``configs/nodes/<HW>/fused_roofline``):
 ``launch_overhead_s``, ``memory_efficiency``, ``tensor_efficiency``, ``vector_efficiency``,
 ``compute_memory_overlap``, ``scatter_efficiency`` (the share of the bandwidth a scatter
 kernel's atomic read-modify-writes reach; default ``memory_efficiency``), ``num_cores``,
@@ -39,10 +40,9 @@ measured cycles, `fusion.op_cycles`; absent: one FLOP per element), ``spanning_r
 several broadcast rows, by what the kernel computes, `fusion.row_tiles`: each wave of
 ``num_cores`` tiles adds it), ``loop_element_rate`` (elements per second a loop kernel
 processes at most: its time is at least its elements over that, `hespas_py.estimate.loop_rate`;
-absent: no floor), ``launch_gap_s`` (the GPU's idle time at the boundaries of XLA's command
+0: no floor), ``launch_gap_s`` (the GPU's idle time at the boundaries of XLA's command
 buffers, around the cuDNN convolutions launched alone, `hespas_py.estimate.launch_gaps`;
 absent: none), plus roofline's ``f32_matmul_as_tf32``.
-Missing params take the defaults in `DEFAULTS` (XLA's own constants where it has one).
 
 XLA's GPU-only rewrites, each switched on by a bool param of the GPU presets (`GpuRules`; which
 presets set which is in ``configs/nodes/README.md``):
@@ -88,11 +88,10 @@ from __future__ import annotations
 
 import hashlib
 import math
-from typing import ClassVar, Hashable, Mapping
+from typing import Hashable, Mapping
 
-from hespas_py.checks import FRACTION, NON_NEGATIVE, SHARE, Number, Table
 from hespas_py.errors import HespasError
-from hespas_py.estimate.base import Estimate, Hardware, OpCost, register
+from hespas_py.estimate.base import Estimate, OpCost, register
 from hespas_py.estimate.cache import canonical_block_text
 from hespas_py.estimate.fusion import (FLASH_BACKWARD, FLASH_FORWARD, GpuRules, Kernel, Kind,
                                        SCATTER,
@@ -100,39 +99,15 @@ from hespas_py.estimate.fusion import (FLASH_BACKWARD, FLASH_FORWARD, GpuRules, 
                                        sunk_arguments)
 from hespas_py.estimate.fusion.convolution import channel_efficiency
 from hespas_py.estimate.fusion.op_cycles import PROFILES, vector_work
-from hespas_py.estimate.fusion.row_tiles import CLASSES as ROW_TILE_CLASSES
-from hespas_py.estimate.launch_gaps import GAPS, with_launch_gaps
+from hespas_py.estimate.launch_gaps import with_launch_gaps
 from hespas_py.estimate.loop_rate import loop_elements
 from hespas_py.estimate.roofline import Roofline
+from hespas_py.hardware import Hardware
 from hespas_py.mlir.ops import Op
 from hespas_py.split.blocks import Block, BlockGraph
 
-#: Defaults of the numeric params.
-DEFAULTS: Mapping[str, float] = {
-    "launch_overhead_s": 1e-6,       # XLA kKernelLaunchOverhead
-    "memory_efficiency": 0.8,        # XLA gpu_dot_fusion_cost_model hbm_bandwidth_utilization_rate
-    "tensor_efficiency": 1.0,
-    "vector_efficiency": 1.0,
-    "compute_memory_overlap": 0.95,  # XLA kMemoryComputeParallelism
-    "num_cores": 0,
-    "gemm_tile": 128,
-    "mxu_size": 0,
-}
-
-#: Element types a rate can be read for (``per_datatype_flops`` keys, MLIR spelling).
-TENSOR_DTYPES = ("f64", "f32", "tf32", "bf16", "f16", "f8E4M3FN", "f8E5M2", "f8E4M3FNUZ",
-                 "f8E5M2FNUZ", "f6E2M3FN", "f6E3M2FN", "f4E2M1FN", "i8", "i4")
-
 #: K elements one split-K slice keeps at least (a slice smaller than this is not worth a CTA).
 _MIN_SPLIT_K = 512
-
-_NUMERIC_PARAMS = ("launch_overhead_s", "memory_efficiency", "tensor_efficiency",
-                   "vector_efficiency", "compute_memory_overlap", "scatter_efficiency")
-_ATTENTION_PARAMS = ("attention_efficiency", "attention_backward_efficiency")
-#: Params switching XLA's GPU-only rewrites on (`GpuRules` fields of the same names).
-_GPU_RULES = ("triton_normalization", "select_and_scatter_expansion", "cublas_gemm_operands",
-              "tree_reduction", "conv_input_pads", "cublas_operand_layouts", "duplication_cone",
-              "cheap_gpu_math")
 
 
 @register
@@ -141,75 +116,44 @@ class FusedRoofline(Roofline):
 
     name = "fused_roofline"
     context_dependent = True
-    param_types: ClassVar[Mapping[str, type]] = {
-        **Roofline.param_types,
-        "launch_overhead_s": NON_NEGATIVE,
-        "compute_memory_overlap": SHARE,
-        **{p: FRACTION for p in ("memory_efficiency", "tensor_efficiency", "vector_efficiency",
-                                 "scatter_efficiency", *_ATTENTION_PARAMS)},
-        # Upper bounds: far past any chip (2^20 cores, 2^16-wide tiles and arrays).
-        "num_cores": Number(0, 1 << 20, integer=True),
-        "gemm_tile": Number(1, 1 << 16, integer=True),
-        "mxu_size": Number(0, 1 << 16, integer=True),
-        "conv_channel_padding": bool,
-        "conv_channel_efficiency": Table(FRACTION),
-        "tensor_efficiency_by_dtype": Table(FRACTION, keys=TENSOR_DTYPES),
-        "spanning_row_tile_s": Table(NON_NEGATIVE, keys=ROW_TILE_CLASSES),
-        "fused_attention": bool,
-        "vector_op_cycles": str,
-        "loop_element_rate": NON_NEGATIVE,
-        "launch_gap_s": Table(NON_NEGATIVE, keys=GAPS),
-        **{p: bool for p in _GPU_RULES},
-        **{f"{p}_source": str for p in (*_NUMERIC_PARAMS, *_ATTENTION_PARAMS, "num_cores",
-                                        "mxu_size", "conv_channel_padding",
-                                        "conv_channel_efficiency", "vector_op_cycles",
-                                        "tensor_efficiency_by_dtype",
-                                        "spanning_row_tile_s", "loop_element_rate",
-                                        "launch_gap_s",
-                                        *_GPU_RULES)},
-    }
 
     def __init__(self, hardware: Hardware) -> None:
         super().__init__(hardware)
-        params = {**DEFAULTS, **{k: v for k, v in hardware.params.items() if k in DEFAULTS}}
-        self.launch_s = float(params["launch_overhead_s"])
-        self.bandwidth = hardware.memory_bandwidth * float(params["memory_efficiency"])
+        params = hardware.params
+        self.launch_s = params.launch_overhead_s
+        self.bandwidth = hardware.memory_bandwidth * params.memory_efficiency
         #: Achievable bandwidth of scatter kernels (atomic read-modify-writes).
-        self.scatter_bandwidth = hardware.memory_bandwidth * float(
-            hardware.params.get("scatter_efficiency", params["memory_efficiency"]))
-        self.tensor_eff = float(params["tensor_efficiency"])
+        self.scatter_bandwidth = hardware.memory_bandwidth * _or(params.scatter_efficiency,
+                                                                 params.memory_efficiency)
+        self.tensor_eff = params.tensor_efficiency
         #: Rate dtype -> its own tensor efficiency (others: ``tensor_eff``).
-        self.dtype_eff = {k: float(v) for k, v in
-                          hardware.params.get("tensor_efficiency_by_dtype", {}).items()}
-        self.vector_rate = self._vector_rate * float(params["vector_efficiency"])
-        self.overlap = float(params["compute_memory_overlap"])
-        self.cores = int(params["num_cores"])
-        self.tile = int(params["gemm_tile"])
-        self.mxu = int(params["mxu_size"])
-        self.conv_padding = bool(hardware.params.get("conv_channel_padding", False))
+        self.dtype_eff = dict(params.tensor_efficiency_by_dtype)
+        self.vector_rate = self._vector_rate * params.vector_efficiency
+        self.overlap = params.compute_memory_overlap
+        self.cores = params.num_cores
+        self.tile = params.gemm_tile
+        self.mxu = params.mxu_size
+        self.conv_padding = params.conv_channel_padding
         #: Smaller channel count measured -> share of the tensor rate (`channel_efficiency`).
-        self.conv_channel_eff = {int(k): float(v) for k, v in
-                                 hardware.params.get("conv_channel_efficiency", {}).items()}
-        self.fused_attention = bool(hardware.params.get("fused_attention", False))
-        #: Idle seconds at command-buffer boundaries, by `launch_gaps.GAPS` key.
-        self.launch_gaps = {k: float(v) for k, v in hardware.params.get("launch_gap_s", {}).items()}
+        self.conv_channel_eff = dict(params.conv_channel_efficiency)
+        self.fused_attention = params.fused_attention
+        #: Idle seconds at command-buffer boundaries, by `hespas_py.hardware.params.LAUNCH_GAPS` key.
+        self.launch_gaps = dict(params.launch_gap_s)
         #: Elements per second a loop kernel processes at most (0: no floor, `loop_rate`).
-        self.loop_rate = float(hardware.params.get("loop_element_rate", 0.0))
+        self.loop_rate = params.loop_element_rate
         #: `row_tiles` class -> seconds per wave of spanning tiles.
-        self.row_tile_s = {k: float(v) for k, v in
-                           hardware.params.get("spanning_row_tile_s", {}).items()}
-        profile = hardware.params.get("vector_op_cycles")
+        self.row_tile_s = dict(params.spanning_row_tile_s)
+        profile = params.vector_op_cycles
         if profile is not None and profile not in PROFILES:
             raise HespasError(f"vector_op_cycles: unknown op profile {profile!r} "
                               f"(known: {', '.join(sorted(PROFILES))})")
         #: (op, dtype) -> cycles per element weighting vector work (None: one FLOP per element).
         self.op_cycles = PROFILES.get(profile)
-        self.rules = GpuRules.of(hardware.params)
+        self.rules = GpuRules.of(params)
         #: Flash kernel efficiency by `Kernel.gemm_kind`.
         self.attention_eff = {
-            FLASH_FORWARD: float(hardware.params.get("attention_efficiency", self.tensor_eff)),
-            FLASH_BACKWARD: float(hardware.params.get("attention_backward_efficiency",
-                                                      self.tensor_eff)),
+            FLASH_FORWARD: _or(params.attention_efficiency, self.tensor_eff),
+            FLASH_BACKWARD: _or(params.attention_backward_efficiency, self.tensor_eff),
         }
         self.step_digest = ""
         #: op key -> kernels charged to the block holding that op (whole-step plan).
@@ -372,6 +316,11 @@ def _scope_outputs(graph: BlockGraph, scope: int, sunk: Mapping[int, list[int]])
             outputs.update(v for v, arg in zip(loop.op.operands, loop.args) if arg not in dropped)
             outputs.update(loop.op.captures)
     return outputs
+
+
+def _or(value: float | None, default: float) -> float:
+    """A param left unset (None) stands for ``default``, another param's value."""
+    return default if value is None else value
 
 
 def _padded_share(size: int, tile: int) -> float:

@@ -24,9 +24,6 @@ from typing import Mapping, Sequence
 from hespas_py.estimate.fusion.convolution import (CONV_BACKWARD_FILTER, CONV_BACKWARD_INPUT,
                                                    CONV_FORWARD)
 from hespas_py.estimate.fusion.kernel import Kernel, Kind
-
-#: Keys of ``launch_gap_s``.
-GAPS = ("switch", "between")
 #: Kernels launched outside command buffers: cuDNN convolution calls.
 _ALONE = frozenset({CONV_FORWARD, CONV_BACKWARD_INPUT, CONV_BACKWARD_FILTER})
 

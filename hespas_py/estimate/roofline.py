@@ -16,21 +16,20 @@ Per op, ``time = max(sum(flops_i / rate_i), bytes / memory_bandwidth)`` over its
 ``Estimate.peak_flops`` is the rate the time was actually computed against
 (``flops / compute time``), so ``flops / (time_s * peak_flops) <= 1`` always holds.
 
-Params read from ``Hardware.params``: ``f32_matmul_as_tf32`` (bool, default false),
-``error_on_unknown_type`` (bool, default false).
+Params read from ``Hardware.params``: ``f32_matmul_as_tf32``, ``error_on_unknown_type`` and the
+``dispatch_*`` params (`hespas_py.estimate.dispatch`).
 """
 
 from __future__ import annotations
 
-from typing import ClassVar, Mapping
-
 from hespas_py.errors import HespasError
-from hespas_py.estimate.base import Estimate, Estimator, Hardware, OpCost, register
+from hespas_py.estimate.base import Estimate, Estimator, OpCost, register
 from hespas_py.estimate.costs import op_work
-from hespas_py.estimate.dispatch import DISPATCH_PARAMS, dispatch_cost
+from hespas_py.estimate.dispatch import dispatch_cost
 from hespas_py.estimate.linalg_costs import REDUCIBLE_F32
 from hespas_py.estimate.work import TENSOR, Work
 from hespas_py.fast_init import fast_constructor
+from hespas_py.hardware import Hardware
 from hespas_py.mlir.ops import Op
 from hespas_py.split.blocks import Block
 
@@ -48,14 +47,11 @@ class Roofline(Estimator):
     """Sum over ops of max(compute time, memory time)."""
 
     name = "roofline"
-    param_types: ClassVar[Mapping[str, type]] = {"f32_matmul_as_tf32": bool,
-                                                 "f32_matmul_as_tf32_source": str,
-                                                 **DISPATCH_PARAMS}
 
     def __init__(self, hardware: Hardware) -> None:
         super().__init__(hardware)
-        self._tf32 = bool(hardware.params.get("f32_matmul_as_tf32", False))
-        self._strict = bool(hardware.params.get("error_on_unknown_type", False))
+        self._tf32 = hardware.params.f32_matmul_as_tf32
+        self._strict = hardware.params.error_on_unknown_type
         self._vector_rate = hardware.vector_flops or hardware.peak_flops
         # `_signature` of an op -> (the op, its cost row, its compute time). An op's cost depends
         # on nothing else; the reader shares one attrs mapping between ops with equal

@@ -18,7 +18,7 @@ import functools
 from abc import abstractmethod
 from typing import Any
 
-from hespas_py.errors import HespasError
+from hespas_py.errors import HespasError, first_line
 from hespas_py.estimate.base import Estimate, OpCost, register
 from hespas_py.estimate.costs import op_work
 from hespas_py.estimate.roofline import Roofline
@@ -38,12 +38,7 @@ def xla_computation(module_text: str) -> Any:
     try:
         return mlir_to_xla_computation(module_text)
     except Exception as exc:  # XLA raises its own status types
-        raise HespasError(f"XLA cannot convert the block: {_first_line(exc)}") from None
-
-
-def _first_line(exc: BaseException) -> str:
-    text = str(exc).strip()
-    return text.splitlines()[0] if text else type(exc).__name__
+        raise HespasError(f"XLA cannot convert the block: {first_line(exc)}") from None
 
 
 class XlaBlockEstimator(Roofline):
@@ -90,7 +85,7 @@ class XlaCost(XlaBlockEstimator):
         try:
             return hlo_cost_analysis(local_client(), computation)
         except Exception as exc:
-            raise HespasError(f"XLA cost analysis failed: {_first_line(exc)}") from None
+            raise HespasError(f"XLA cost analysis failed: {first_line(exc)}") from None
 
     def estimate_with_xla(self, block: Block) -> Estimate:
         result = self.analysis(block)

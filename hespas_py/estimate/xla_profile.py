@@ -25,23 +25,23 @@ once, not once per block. With ``back_to_back`` the ``repeats`` runs are issued 
 block's time is the least of the three totals over ``repeats``, and the step's one dispatch is
 costed by the preset's ``dispatch_*`` params like the rooflines do.
 
-Params read from ``Hardware.params``: ``warmup`` (int, default 2), ``repeats`` (int, default 10),
-``back_to_back`` (bool, default false), ``allow_other_device`` (bool, default false).
+Params read from ``Hardware.params`` (declared with their defaults in `hespas_py.hardware.params`):
+``warmup``, ``repeats``, ``back_to_back``, ``allow_other_device``.
 """
 
 from __future__ import annotations
 
 import statistics
 import time
-from typing import ClassVar, Mapping, Sequence
+from typing import Mapping, Sequence
 
 import numpy as np
 
-from hespas_py.checks import Number
-from hespas_py.errors import HespasError
+from hespas_py.errors import HespasError, first_line
 from hespas_py.estimate.base import Estimate, OpCost, register
 from hespas_py.estimate.costs import op_work
-from hespas_py.estimate.xla_cost import XlaBlockEstimator, _first_line
+from hespas_py.estimate.xla_cost import XlaBlockEstimator
+from hespas_py.hardware import preset_names
 from hespas_py.jaxcompat import compile_on_one_device, local_client
 from hespas_py.mlir.bindings import ir
 from hespas_py.mlir.extract import block_inputs
@@ -166,15 +166,12 @@ class XlaProfile(XlaBlockEstimator):
 
     name = "xla_profile"
     method_version = 2  # 2: gather and scatter indices spread over what they index (was zeros)
-    param_types: ClassVar[Mapping[str, type]] = {
-        **XlaBlockEstimator.param_types, "warmup": Number(0, integer=True),
-        "repeats": Number(1, integer=True), "back_to_back": bool, "allow_other_device": bool}
 
     def __init__(self, hardware) -> None:
         super().__init__(hardware)
-        self.warmup = max(int(hardware.params.get("warmup", 2)), 0)
-        self.repeats = max(int(hardware.params.get("repeats", 10)), 1)
-        self.back_to_back = bool(hardware.params.get("back_to_back", False))
+        self.warmup = hardware.params.warmup
+        self.repeats = hardware.params.repeats
+        self.back_to_back = hardware.params.back_to_back
         self._device: str | None = None
 
     @property
@@ -182,12 +179,10 @@ class XlaProfile(XlaBlockEstimator):
         """The local device the blocks are timed on (its backend starts on first use); a node
         preset of another chip is a `HespasError` here unless ``allow_other_device``."""
         if self._device is None:
-            from hespas_py.estimate.hardware import preset_names
-
             device = local_client().devices()[0]
             name = self.hardware.name
             if (name in preset_names() and not same_chip(name, str(device.device_kind))
-                    and not self.hardware.params.get("allow_other_device", False)):
+                    and not self.hardware.params.allow_other_device):
                 raise HespasError(
                     f"{name}: xla_profile times each block on this machine "
                     f"({describe_device(device)}), not on a {name}: run it on a {name}, or pass "
@@ -234,7 +229,7 @@ class XlaProfile(XlaBlockEstimator):
         except HespasError:
             raise
         except Exception as exc:  # XLA raises its own status types
-            raise HespasError(f"XLA could not compile or run the block: {_first_line(exc)}") \
+            raise HespasError(f"XLA could not compile or run the block: {first_line(exc)}") \
                 from None
 
     def estimate_with_xla(self, block: Block) -> Estimate:

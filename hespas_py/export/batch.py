@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-from hespas_py.errors import HespasError
+from hespas_py.errors import HespasError, first_line
 
 
 @dataclass(frozen=True)
@@ -100,9 +100,8 @@ def _run_child(spec: str, job: Mapping[str, Any], scratch: Path, index: int) -> 
         (scratch / f"{index}.error").write_text(str(exc))
         status = 2
     except BaseException as exc:  # noqa: BLE001 - any failure is this job's, in one line
-        from hespas_py.export.exporter import _one_line
 
-        (scratch / f"{index}.error").write_text(f"{spec}: export failed: {_one_line(exc)}")
+        (scratch / f"{index}.error").write_text(f"{spec}: export failed: {first_line(exc, named=True)}")
         status = 2
     finally:
         os._exit(status)

@@ -23,7 +23,7 @@ import tempfile
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
-from hespas_py.errors import HespasError
+from hespas_py.errors import HespasError, first_line
 from hespas_py.export.stablehlo import hlo_proto_to_stablehlo, hlo_text_to_stablehlo
 from hespas_py.jaxcompat import backends_initialized, compiled_hlo_proto, ir
 
@@ -70,15 +70,15 @@ def lower_step(spec: str, num_devices: int, kwargs: FactoryArgs | None = None):
     try:
         lowered = jitted.lower(*args)
     except Exception as exc:  # noqa: BLE001 - any failure of user code is bad input
-        raise HespasError(f"{spec}: lowering the step failed: {_one_line(exc)}") from None
-    used = _partitions(lowered)
+        raise HespasError(f"{spec}: lowering the step failed: {first_line(exc, named=True)}") from None
+    used = partitions(lowered)
     if used != num_devices:
         raise HespasError(f"{spec}: the step runs on {used} devices but {num_devices} were asked "
                           "for")
     return lowered
 
 
-def _partitions(lowered) -> int:
+def partitions(lowered) -> int:
     """How many devices the lowered step is partitioned over (JAX records it on the module)."""
     attributes = lowered.compiler_ir("stablehlo").operation.attributes
     if "mhlo.num_partitions" not in attributes:
@@ -91,7 +91,7 @@ def compile_step(lowered, options: dict, spec: str):
     try:
         return lowered.compile(compiler_options=options)
     except Exception as exc:  # noqa: BLE001
-        raise HespasError(f"{spec}: XLA could not compile the step: {_one_line(exc)}") from None
+        raise HespasError(f"{spec}: XLA could not compile the step: {first_line(exc, named=True)}") from None
 
 
 def _optimized_stablehlo(spec: str, num_devices: int, kwargs: FactoryArgs | None) -> str:
@@ -127,7 +127,7 @@ def _call_factory(factory: Factory, name: str,
     try:
         result = factory(**kwargs)
     except Exception as exc:  # noqa: BLE001
-        raise HespasError(f"{name}: the factory raised {_one_line(exc)}") from None
+        raise HespasError(f"{name}: the factory raised {first_line(exc, named=True)}") from None
     if not (isinstance(result, tuple) and len(result) == 2):
         raise HespasError(f"{name}: the factory must return (jitted_fn, args), got {type(result).__name__}")
     jitted, args = result
@@ -142,12 +142,6 @@ def _call_factory(factory: Factory, name: str,
                 f"got {type(leaf).__name__}"
             )
     return jitted, tuple(args)
-
-
-def _one_line(exc: BaseException) -> str:
-    """``Type: first line of the message`` of an exception."""
-    lines = str(exc).strip().splitlines()
-    return f"{type(exc).__name__}: {lines[0]}" if lines else type(exc).__name__
 
 
 def parse_spec(spec: str) -> tuple[Path, str]:
@@ -171,7 +165,7 @@ def load_factory(spec: str) -> Factory:
     try:
         module_spec.loader.exec_module(module)
     except Exception as exc:  # noqa: BLE001
-        raise HespasError(f"{path}: importing it failed: {_one_line(exc)}") from None
+        raise HespasError(f"{path}: importing it failed: {first_line(exc, named=True)}") from None
     finally:
         sys.path.remove(str(path.resolve().parent))
     factory = getattr(module, attr, None)
@@ -182,17 +176,14 @@ def load_factory(spec: str) -> Factory:
 
 def export_in_subprocess(spec: str, num_devices: int, optimized: bool = False,
                          kwargs: FactoryArgs | None = None) -> str:
-    """`export_file` through ``hespas export`` in a fresh Python process, so this process's JAX
+    """`export_file` in a fresh Python process (`hespas_py.export.child`), so this process's JAX
     state does not matter."""
     with tempfile.TemporaryDirectory(prefix="hespas_export_") as out_dir:
         out = Path(out_dir) / "step.mlir"
-        command = [sys.executable, "-c", "from hespas_py.cli.main import main; main()", "export",
-                   spec, "--devices", str(num_devices), "--out", str(out)]
-        if optimized:
-            command.append("--optimized")
-        for key, value in (kwargs or {}).items():
-            command += ["--set", f"{key}={json.dumps(value)}"]
-        done = subprocess.run(command, capture_output=True, text=True)
+        request = {"spec": spec, "devices": num_devices, "optimized": optimized,
+                   "kwargs": dict(kwargs or {}), "out": str(out)}
+        done = subprocess.run([sys.executable, "-m", "hespas_py.export.child"],
+                              input=json.dumps(request), capture_output=True, text=True)
         if done.returncode != 0:
             lines = done.stderr.strip().splitlines()
             raise HespasError(lines[-1].removeprefix("error: ") if lines else f"{spec}: export failed")

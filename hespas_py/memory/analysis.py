@@ -20,11 +20,13 @@ from typing import Any, Mapping
 
 from hespas_py.errors import HespasError
 from hespas_py.estimate.fusion.rules import GpuRules
+from hespas_py.hardware import Params
 from hespas_py.memory.backend import BACKENDS, Backend
 from hespas_py.memory.intervals import TOP_BUFFERS, Buffer
 from hespas_py.memory.liveness import scope_peak
 from hespas_py.mlir.aliases import ANY_OUTPUT
 from hespas_py.mlir.ops import Module, TensorType
+from hespas_py.mlir.reader import load_module
 from hespas_py.split.combine import DEFAULT_COMBINE, Thresholds
 
 
@@ -97,7 +99,7 @@ def _backend(name: str | Backend) -> Backend:
     return BACKENDS[name]
 
 
-def memory_rules(params: Mapping[str, Any]) -> GpuRules:
+def memory_rules(params: Params) -> GpuRules:
     """The GPU rewrites (`GpuRules`) a hardware's params switch on that the memory analysis
     plans with: all but ``duplication_cone``. Those that change which values XLA:GPU's kernels
     write (Triton normalizations recomputed in their readers, GEMMs reading operands as stored,
@@ -146,7 +148,5 @@ def peak_of_file(path: str | Path, module: int | None = None,
     """`analyze` of the module in ``path`` (module ``module``, from 1, of a file of several);
     ``backend`` and ``rules`` as `analyze` takes them; bad input raises `HespasError` as
     `load_module` does. For callers that hold no `Module` (`bench/memory.py`, scripts)."""
-    from hespas_py.mlir.reader import load_module
-
     return analyze(load_module(path, module=module), fused_attention, backend=backend,
                    rules=rules)

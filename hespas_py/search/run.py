@@ -17,6 +17,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
+import jaxlib
+
+from hespas_py.estimate.base import DEFAULT_ESTIMATOR
+from hespas_py.export.batch import ExportJob, export_many
+from hespas_py.export.exporter import parse_spec
+from hespas_py.search.layouts import layouts as enumerate_layouts
 from hespas_py.sweep.backends import Backend
 from hespas_py.sweep.keys import code_version, digest
 from hespas_py.sweep.plan import LABELS, make_plan
@@ -51,7 +57,7 @@ class SearchSpec:
     settings: Mapping[str, Sequence[Any]]
     nodes: tuple[str, ...]
     systems: tuple[str, ...]
-    estimators: tuple[str, ...] = ("fused_roofline",)
+    estimators: tuple[str, ...] = (DEFAULT_ESTIMATOR,)
     split: Any = "linear_split"
     variants: Mapping[str, list] = field(default_factory=dict)
 
@@ -89,8 +95,6 @@ def rank(rows: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
 
 def _factory_digest(factory: str) -> str:
     """Digest of the factory's folder: every ``.py`` file beside it, by name and content."""
-    from hespas_py.export.exporter import parse_spec
-
     path, attr = parse_spec(factory)
     path = path.resolve()
     folder = hashlib.blake2b(digest_size=20)
@@ -101,8 +105,6 @@ def _factory_digest(factory: str) -> str:
 
 def export_key(factory_digest: str, devices: int, kwargs: Mapping[str, Any]) -> str:
     """The content key of one layout's export."""
-    import jaxlib
-
     return digest("export", code_version(), jaxlib.__version__, factory_digest, devices,
                   dict(sorted(kwargs.items())))
 
@@ -110,8 +112,6 @@ def export_key(factory_digest: str, devices: int, kwargs: Mapping[str, Any]) -> 
 def _export_batch(task: tuple[str, tuple]) -> list[tuple[bool, str]]:
     """Backend task: export a batch of layouts in one process; per layout (True, its text) or
     (False, why not)."""
-    from hespas_py.export.batch import export_many
-
     factory, jobs = task
     return [(isinstance(text, str), str(text)) for text in export_many(factory, jobs)]
 
@@ -130,8 +130,6 @@ class _Exports:
     def run(self, layouts: list[dict[str, Any]], backend: Backend,
             progress: ProgressHook | None) -> dict[int, Path | str]:
         """Per layout index, its exported file or why it was skipped."""
-        from hespas_py.export.batch import ExportJob
-
         factory_digest = _factory_digest(self.spec.factory)
         keys = [export_key(factory_digest, self.spec.devices, kw) for kw in layouts]
         found: dict[int, Path | str] = {}
@@ -178,12 +176,9 @@ def run_search(spec: SearchSpec, store: Store, backend: Backend,
                layouts: list[dict[str, Any]] | None = None) -> SearchResult:
     """Export, generate and simulate every layout (`hespas_py.search.layouts.layouts` of the
     spec unless ``layouts`` are given) that is not stored yet; the ranked rows."""
-    from hespas_py.search.layouts import layouts as enumerate_layouts
-
     if layouts is None:
         layouts = enumerate_layouts(spec.devices, spec.axes, spec.settings)
     layout_keys = tuple(dict.fromkeys(k for kw in layouts for k in kw))
-    from hespas_py.export.exporter import parse_spec
 
     factory_file = parse_spec(spec.factory)[0].resolve()
     # Nodes, systems, estimators, split and variants are checked before any export (the factory

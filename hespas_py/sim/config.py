@@ -9,11 +9,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
 
+from hespas_py.chakra.files import COMM_GROUP_FILE, TRACE_PREFIX
 from hespas_py.errors import HespasError, unknown_preset
 from hespas_py.resources import shipped
 from hespas_py.sim.inputs import check_setup, load_network, load_remote_memory, load_system
 from hespas_py.sim.machine import RemoteMemoryConfig, SystemSetup
 from hespas_py.sim.result import SimResult
+from hespas_py.sim.simulate import simulate
 
 
 def system_files(folder: str | Path) -> dict[str, Path | None]:
@@ -89,6 +91,15 @@ def resolve_system_files(system: str | Path, network: str | Path | None = None,
     return files
 
 
+class LayoutMismatch(HespasError):
+    """A step runs on another number of devices than a machine has NPUs."""
+
+    def __init__(self, label: str, npus: int, devices: int) -> None:
+        super().__init__(f"{label}: the machine has {npus} NPUs but the module runs on "
+                         f"{devices} devices")
+        self.npus, self.devices = npus, devices
+
+
 @dataclass(frozen=True)
 class Machine:
     """A machine to simulate a generated step on (``hespas gen --system-config``, the API).
@@ -107,18 +118,14 @@ class Machine:
         return cls(str(system), load_setup(resolve_system_files(system)))
 
     def check_layout(self, layout) -> None:
-        """`HespasError` unless the machine has an NPU per device of ``layout`` (a
+        """`LayoutMismatch` unless the machine has an NPU per device of ``layout`` (a
         `hespas_py.pipeline.generate` layout check: it runs before any output is written)."""
         npus = self.setup.network.num_npus
         if npus != layout.num_devices:
-            raise HespasError(f"{self.label}: the machine has {npus} NPUs but the module runs on "
-                              f"{layout.num_devices} devices")
+            raise LayoutMismatch(self.label, npus, layout.num_devices)
 
     def simulate(self, out_dir: Path) -> SimResult:
         """Simulate the traces ``generate`` wrote to ``out_dir``."""
-        from hespas_py.chakra.files import COMM_GROUP_FILE, TRACE_PREFIX
-        from hespas_py.sim.simulate import simulate
-
         return simulate(out_dir / TRACE_PREFIX, self.setup.system, self.setup.network,
                         comm_groups=out_dir / COMM_GROUP_FILE)
 

@@ -9,10 +9,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
 from google.protobuf.message import DecodeError
 
-from hespas_py.chakra.schema import AttributeProto, GlobalMetadata, NodeType, enum_name
+from hespas_py.chakra.schema import AttributeProto, NodeType, enum_name, node_view_class
 from hespas_py.errors import HespasError
 
 _INT_FIELDS = frozenset({"int32_val", "int64_val", "uint32_val", "uint64_val", "sint32_val",
@@ -24,58 +23,10 @@ _SIMULATED_TYPES = frozenset({NodeType.COMP_NODE, NodeType.COMM_COLL_NODE, NodeT
                               NodeType.COMM_RECV_NODE})
 
 
-def _node_view_class() -> type:
-    """A reading view of Chakra's Node: same field numbers, attributes kept as raw bytes.
-
-    Attribute messages repeat across nodes (``is_cpu_op``, collective types and sizes), so each
-    distinct encoding is decoded once; unread fields (inputs, outputs, start time) are skipped.
-    """
-    field = descriptor_pb2.FieldDescriptorProto
-    file = descriptor_pb2.FileDescriptorProto(name="hespas_py/sim/node_view.proto",
-                                              package="HespasSimView", syntax="proto3")
-    message = file.message_type.add(name="NodeView")
-    for name, number, kind, repeated in (
-            ("id", 1, field.TYPE_UINT64, False), ("name", 2, field.TYPE_STRING, False),
-            ("type", 3, field.TYPE_INT32, False), ("ctrl_deps", 4, field.TYPE_UINT64, True),
-            ("data_deps", 5, field.TYPE_UINT64, True),
-            ("duration_micros", 7, field.TYPE_UINT64, False), ("attr", 10, field.TYPE_BYTES, True)):
-        message.field.add(name=name, number=number, type=kind,
-                          label=field.LABEL_REPEATED if repeated else field.LABEL_OPTIONAL)
-    pool = descriptor_pool.DescriptorPool()
-    pool.Add(file)
-    return message_factory.GetMessageClass(pool.FindMessageTypeByName("HespasSimView.NodeView"))
-
-
-_NodeView = _node_view_class()
-
-
-def node_encodings(path: Path, data: bytes) -> list[bytes]:
-    """The encoded nodes of a trace file's bytes: length-prefixed messages after the
-    GlobalMetadata (`HespasError` naming ``path`` when empty or malformed)."""
-    messages = []
-    position, end = 0, len(data)
-    while position < end:
-        size = shift = 0
-        while True:
-            if position >= end:
-                raise HespasError(f"{path}: not a Chakra trace (truncated length prefix)")
-            byte = data[position]
-            position += 1
-            size |= (byte & 0x7F) << shift
-            if byte < 0x80:
-                break
-            shift += 7
-        if position + size > end:
-            raise HespasError(f"{path}: not a Chakra trace (truncated message)")
-        messages.append(data[position:position + size])
-        position += size
-    if not messages:
-        raise HespasError(f"{path}: empty Chakra trace")
-    try:
-        GlobalMetadata.FromString(messages[0])
-    except DecodeError as exc:
-        raise HespasError(f"{path}: not a Chakra trace ({exc})") from None
-    return messages[1:]
+#: A reading view of Chakra's Node: the fields the simulator reads, attributes kept as raw bytes
+#: (attribute messages repeat across nodes, so each distinct encoding is decoded once).
+_NodeView = node_view_class(("id", "name", "type", "ctrl_deps", "data_deps", "duration_micros",
+                             "attr"), raw=("attr",))
 
 
 def _decode_attribute(raw: bytes) -> tuple[str, object, str | None]:

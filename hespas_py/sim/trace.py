@@ -20,7 +20,8 @@ from hespas_py.chakra.schema import CollectiveCommType, NodeType, enum_name
 from hespas_py.errors import HespasError
 from hespas_py.gc_pause import gc_paused
 from hespas_py.sim.inputs import read_input
-from hespas_py.sim.node_view import decode_node, node_encodings
+from hespas_py.chakra.io import node_encodings
+from hespas_py.sim.node_view import decode_node
 
 #: Resource class of a node: the GPU compute slot, the communication slot, none (receives), or
 #: the CPU slot (any node marked ``is_cpu_op``; ASTRA-sim's HardwareResource checks that first).

@@ -56,7 +56,7 @@ def file_digest(path: Path) -> str:
 
 def trace_key(config: GenConfig, workload: str) -> str:
     """The key of the traces ``config`` generates from a workload of `file_digest` ``workload``."""
-    return digest("traces", code_version(), workload, config.method,
+    return digest("traces", code_version(), workload, config.estimator,
                   config.hardware.fingerprint(), config.split_strategy, config.split_options(),
                   config.num_npus)
 

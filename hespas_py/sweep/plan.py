@@ -8,16 +8,16 @@ to the same numbers share their traces or simulation.
 
 from __future__ import annotations
 
-import dataclasses
 import itertools
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
 
 from hespas_py.pipeline import GenConfig
+from hespas_py.run import Split, build_config
 from hespas_py.sim.machine import NetworkConfig, SystemConfig
 from hespas_py.sweep.keys import file_digest, machine_key, point_key, trace_key
-from hespas_py.sweep.spec import NodeConfig, Split, SweepSpec, Workload
+from hespas_py.sweep.spec import NodeConfig, SweepSpec, Workload
 from hespas_py.sweep.variants import apply_variant
 
 #: The label columns every row starts with.
@@ -90,11 +90,8 @@ class Plan:
 
 def _gen_config(workload: Path, node: NodeConfig, estimator: str, split: Split) -> GenConfig:
     """`hespas gen NODE --mlir_file WORKLOAD` with the spec's split settings and estimator."""
-    config = GenConfig.from_config(node.file, mlir_file=workload, output_dir=Path("traces"),
-                                   split_strategy=split.strategy, block_lim=split.block_lim,
-                                   merge=split.merge, combine_threshold=split.combine_threshold,
-                                   collective_rewrites=split.collective_rewrites)
-    return dataclasses.replace(config, method=estimator, hardware=node.hardware)
+    return build_config(node.file, mlir_file=workload, output_dir=Path("traces"),
+                        estimator=estimator, split=split)
 
 
 def make_plan(spec: SweepSpec) -> Plan:

@@ -6,7 +6,7 @@ Keys (a name list may also be a single name):
   them) or StableHLO files;
 - ``nodes`` (required): node presets (``configs/nodes``) or node config files;
 - ``systems`` (required): system presets (``configs/systems``) or ASTRA-sim folders;
-- ``estimator``: estimator name(s), default `DEFAULT_ESTIMATOR`;
+- ``estimator``: estimator name(s), default `hespas_py.estimate.base.DEFAULT_ESTIMATOR`;
 - ``split``: ``linear_split`` (default) or ``individual_split``, or a mapping ``{strategy: ...,
   block_lim: N, merge: BOOL, combine_threshold: BYTES or {kind: BYTES}, collective_rewrites:
   BOOL}``; settings it leaves out come from each node config, as in ``hespas gen``;
@@ -28,39 +28,23 @@ import yaml
 
 from hespas_py.checks import Number, shown
 from hespas_py.errors import HespasError
-from hespas_py.estimate.base import Hardware
+from hespas_py.estimate.base import DEFAULT_ESTIMATOR, estimator_class
+from hespas_py.export.workloads import workload_path
+from hespas_py.hardware import Hardware
+from hespas_py.hardware.presets import find_preset, is_preset_folder
+from hespas_py.pipeline import DEFAULT_SPLIT
+from hespas_py.run import Split, node_hardware
+from hespas_py.sim.config import load_setup, resolve_system_files, system_files
 from hespas_py.sim.machine import SystemSetup
+from hespas_py.split import splitter
 from hespas_py.split.combine import Thresholds
 from hespas_py.sweep.variants import check_dimensions, check_variants
 
-#: Estimator of a spec that names none (the one `hespas accuracy` reports by default).
-DEFAULT_ESTIMATOR = "fused_roofline"
 SPEC_KEYS = ("workloads", "nodes", "systems", "estimator", "split", "variants", "fits_only")
 _REQUIRED = ("workloads", "nodes", "systems")
 _SPLIT_KEYS = ("strategy", "block_lim", "merge", "combine_threshold", "collective_rewrites")
 
 T = TypeVar("T")
-
-
-@dataclass(frozen=True)
-class Split:
-    """How every workload is split into blocks.
-
-    Attributes:
-        strategy: ``linear_split`` or ``individual_split``.
-        block_lim: linear_split's most ops per block (None: the node config's, or the default).
-        merge: individual_split's chain fusion (None: the node config's, or off).
-        combine_threshold: bytes up to which independent collectives combine, for every kind
-            or per kind (`hespas_py.split.combine.Thresholds`; None: the node config's, or off).
-        collective_rewrites: XLA's collective rewrites (`hespas_py.split.rewrites`; None: the
-            node config's, or its preset's default).
-    """
-
-    strategy: str = "linear_split"
-    block_lim: int | None = None
-    merge: bool | None = None
-    combine_threshold: Thresholds | None = None
-    collective_rewrites: bool | None = None
 
 
 @dataclass(frozen=True)
@@ -82,7 +66,7 @@ class NodeConfig:
     """A node for one estimator.
 
     Attributes:
-        file: the node config file (a preset's file for that estimator).
+        file: the node config file or preset folder.
         hardware: the hardware it describes, read for that estimator.
     """
 
@@ -101,7 +85,8 @@ class SweepSpec:
         nodes: per node, per estimator, its config.
         systems: per system, its ASTRA-sim files.
         estimators: estimator names.
-        split: the split settings.
+        split: the split settings (the strategy always given: the spec's, else
+            `DEFAULT_SPLIT`; the others None where the spec leaves them to each node config).
         variants: per variant key, its values (`hespas_py.sweep.variants`), in the spec's order.
         fits_only: leave out the points whose peak memory exceeds their node's capacity.
     """
@@ -138,8 +123,6 @@ def _resolved(key: str, names: list[str], resolve: Callable[[str], T],
 
 
 def _workload(base: Path) -> Callable[[str], Workload]:
-    from hespas_py.export.workloads import workload_path
-
     def resolve(name: str) -> Workload:
         path = base / name
         return Workload(path) if path.is_file() else Workload(workload_path(name), name)
@@ -147,22 +130,16 @@ def _workload(base: Path) -> Callable[[str], Workload]:
 
 
 def _node(base: Path, estimators: tuple[str, ...]) -> Callable[[str], dict[str, NodeConfig]]:
-    from hespas_py.estimate.hardware import config_file, hardware_from_config, read_config
-
     def resolve(name: str) -> dict[str, NodeConfig]:
         given = base / name
-        configs = {}
-        for estimator in estimators:
-            path, preset = config_file(given if given.exists() else name, estimator)
-            hardware = hardware_from_config(read_config(path), str(path), estimator, name=preset)
-            configs[estimator] = NodeConfig(path, hardware)
-        return configs
+        where = given if given.is_file() or is_preset_folder(given) else name
+        hardware = {estimator: node_hardware(where, estimator) for estimator in estimators}
+        file = Path(where) if Path(where).is_file() else find_preset(where).folder
+        return {estimator: NodeConfig(file, hw) for estimator, hw in hardware.items()}
     return resolve
 
 
 def _system(base: Path) -> Callable[[str], SystemSetup]:
-    from hespas_py.sim.config import load_setup, resolve_system_files, system_files
-
     def resolve(name: str) -> SystemSetup:
         folder = base / name
         return load_setup(system_files(folder) if folder.is_dir() else resolve_system_files(name))
@@ -170,8 +147,6 @@ def _system(base: Path) -> Callable[[str], SystemSetup]:
 
 
 def _estimators(doc: Mapping, source: str) -> tuple[str, ...]:
-    from hespas_py.estimate.base import estimator_class
-
     names = tuple(n.strip().lower() for n in _names(doc, "estimator", source, DEFAULT_ESTIMATOR))
     for name in names:
         try:
@@ -182,8 +157,7 @@ def _estimators(doc: Mapping, source: str) -> tuple[str, ...]:
 
 
 def _split(value: Any, source: str) -> Split:
-    from hespas_py.split import splitter
-
+    """The spec's ``split`` (its ``strategy`` key is the split strategy)."""
     settings = {"strategy": value} if isinstance(value, str) else value
     if not isinstance(settings, dict):
         raise HespasError(f"{source}: split must be a strategy name or a mapping with "
@@ -195,12 +169,14 @@ def _split(value: Any, source: str) -> Split:
     if settings.get("combine_threshold") is not None:
         settings = {**settings, "combine_threshold": Thresholds.of(
             settings["combine_threshold"], f"{source}: split.combine_threshold")}
+    settings = {**settings, "split_strategy": settings.get("strategy", DEFAULT_SPLIT)}
+    del settings["strategy"]
     split = Split(**settings)
-    if not isinstance(split.strategy, str):
+    if not isinstance(split.split_strategy, str):
         raise HespasError(f"{source}: split.strategy must be a strategy name, got "
-                          f"{shown(split.strategy)}")
+                          f"{shown(split.split_strategy)}")
     try:
-        splitter(split.strategy)
+        splitter(split.split_strategy)
     except HespasError as exc:
         raise HespasError(f"{source}: split: {exc}") from None
     if split.block_lim is not None:
@@ -249,7 +225,7 @@ def spec_from_doc(doc: Mapping[str, Any], path: Path) -> SweepSpec:
     paths are read from its folder."""
     source, base = str(path), path.parent
     estimators = _estimators(doc, source)
-    split = _split(doc.get("split", Split.strategy), source)
+    split = _split(doc.get("split", DEFAULT_SPLIT), source)
     variants = check_variants(doc.get("variants", {}), source)
     workloads = _resolved("workloads", _names(doc, "workloads", source), _workload(base), source)
     nodes = _resolved("nodes", _names(doc, "nodes", source), _node(base, estimators), source)

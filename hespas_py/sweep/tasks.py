@@ -15,8 +15,14 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from hespas_py.chakra.files import COMM_GROUP_FILE, TRACE_PREFIX
 from hespas_py.errors import HespasError
+from hespas_py.export.workloads import workload_path
+from hespas_py.pipeline import generate
+from hespas_py.sim.inputs import load_comm_groups
 from hespas_py.sim.machine import NetworkConfig, SystemConfig
+from hespas_py.sim.simulate import simulate
+from hespas_py.sim.trace import load_traces
 from hespas_py.sweep.keys import file_digest
 from hespas_py.sweep.plan import TraceJob
 
@@ -99,8 +105,6 @@ class SimBatch:
 
 def _workload_file(job: TraceJob) -> Path:
     """The job's workload file on this worker, checked against the driver's digest."""
-    from hespas_py.export.workloads import workload_path
-
     where = job.workload
     path = workload_path(where.shipped) if where.shipped else where.file
     if file_digest(path) != job.workload_digest:
@@ -112,9 +116,6 @@ def _workload_file(job: TraceJob) -> Path:
 
 def make_traces(job: TraceJob) -> TraceFiles | Failure:
     """Generate the job's traces (`hespas_py.pipeline.generate`) and read them back."""
-    from hespas_py.chakra.files import COMM_GROUP_FILE, TRACE_PREFIX
-    from hespas_py.pipeline import generate
-
     try:
         with tempfile.TemporaryDirectory(prefix="hespas-sweep-") as scratch:
             out = Path(scratch) / "traces"
@@ -135,9 +136,6 @@ def make_traces(job: TraceJob) -> TraceFiles | Failure:
 
 def _parsed(traces: TraceFiles) -> tuple[list, dict]:
     """(per-device parsed traces, comm groups) of a trace set, parsed once per process."""
-    from hespas_py.sim.inputs import load_comm_groups
-    from hespas_py.sim.trace import load_traces
-
     if traces.key in _parsed_sets:
         _parsed_sets.move_to_end(traces.key)
         return _parsed_sets[traces.key]
@@ -158,8 +156,6 @@ def _parsed(traces: TraceFiles) -> tuple[list, dict]:
 
 def simulate_points(batch: SimBatch) -> list[tuple[int, Figures | Failure]]:
     """Simulate each point of the batch: (point index, figures or why it failed)."""
-    from hespas_py.sim.simulate import simulate
-
     try:
         traces, groups = _parsed(batch.traces)
     except HespasError as exc:

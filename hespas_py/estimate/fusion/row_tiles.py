@@ -35,6 +35,7 @@ import math
 from typing import TYPE_CHECKING
 
 from hespas_py.estimate.fusion.normalization import MAX_BLOCK_REGISTERS, reduces_last
+from hespas_py.hardware.params import ROW_TILE_CLASSES
 
 if TYPE_CHECKING:
     from hespas_py.estimate.fusion.planner import Planner
@@ -48,8 +49,8 @@ REGISTER_TILE = 1 << (int(0.4 * MAX_BLOCK_REGISTERS).bit_length() - 1)
 #: probabilities, the score gradient), two chained row reductions with row-sized results only
 #: (the row sum of ``exp(x - max)``), one row reduction on any chain (probabilities from a
 #: saved sum).
-SOFTMAX, ROW_SUM, GIVEN_SUM = "softmax", "row_sum", "given_sum"
-CLASSES = (SOFTMAX, ROW_SUM, GIVEN_SUM)
+#: (The keys of the presets' ``spanning_row_tile_s``, declared with it.)
+CLASSES = SOFTMAX, ROW_SUM, GIVEN_SUM = ROW_TILE_CLASSES
 
 
 def _padded(n: int) -> int:

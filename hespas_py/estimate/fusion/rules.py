@@ -6,7 +6,8 @@ of its programs: `hespas_py.memory.backend`)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from typing import Any, Mapping
+
+from hespas_py.hardware import Params
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,9 +54,9 @@ class GpuRules:
     cheap_gpu_math: bool = False
 
     @classmethod
-    def of(cls, params: Mapping[str, Any]) -> "GpuRules":
+    def of(cls, params: Params) -> "GpuRules":
         """The rules a hardware's params switch on (each a bool param of its field's name)."""
-        return cls(**{f.name: bool(params.get(f.name, False)) for f in fields(cls)})
+        return cls(**{f.name: getattr(params, f.name) for f in fields(cls)})
 
 
 @dataclass(frozen=True, slots=True)
