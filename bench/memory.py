@@ -9,7 +9,7 @@
   ``memory_analysis()`` of that compile (arguments, outputs and temporaries of XLA:CPU), the
   analysis following the installed jaxlib's XLA:CPU (``backend="cpu"``: breadth-first schedule,
   no multi-output fusion; 16-bit dots in f32 on jaxlib 0.10, barriers kept and YNNPACK dots
-  from 0.11) beside the default one (XLA:GPU's); see README "Memory".
+  from 0.11) beside the default one (XLA:GPU's); see docs/memory.md.
 - ``gen``: what the analysis adds to the wall time of ``hespas gen`` (a node preset,
   linear_split) on the 500k-op module (`scripts/gen_big_module.py`; goal: under 20%) and on
   shipped ResNet-50 and LLaMA steps: gen with the analysis against gen without it, runs

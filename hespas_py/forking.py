@@ -1,20 +1,6 @@
 """Share big jobs with forked copies of this process, one per spare CPU.
 
-The reader shares out a long function body (`hespas_py.mlir.reader`), the trace writer a long
-trace, and the pipeline has ``module_stats.json`` computed while it writes. A forked child sees
-everything the parent built so far, including live MLIR objects, which no pickling could carry.
-It does its share, hands back bytes (`Forked`), then leaves with ``os._exit``: nothing is flushed
-or torn down twice. When a child fails, the caller does what it left undone itself, so forking
-can only change speed, never results.
-
-``HESPAS_JOBS=N`` sets the processes one job may use (``1`` turns forking off; anything but a
-whole number is a `HespasError`); by default, the CPUs this process may run on. Whatever it says,
-a process runs its jobs alone while it has a thread besides its main one (`may_fork`): a fork
-taken while another thread holds a lock (XLA's thread pools once JAX's backends start, a progress
-display, a test runner's I/O thread) can deadlock the child, and Python 3.12 warns about it.
-numpy's OpenBLAS pool is kept to one thread where hespas_py loads numpy first
-(`hespas_py.jaxcompat`), so a run's forks are not lost to it. Without ``os.fork`` (Windows) or a
-thread count (no ``/proc``), everything runs in this process. docs/forking.md says why.
+Why and how: docs/forking.md.
 """
 
 from __future__ import annotations

@@ -1,20 +1,6 @@
 """Every private jaxlib entry point hespas_py uses, in one place, for jax/jaxlib 0.10 to 0.12.
 
-jaxlib's MLIR extension modules and its XLA bridge (``jaxlib._jax``, ``jaxlib._hlo``) are not
-public API and change between releases; the rest of the package reaches them only through this
-module, so a new release is adapted here. Known differences:
-
-- All releases: MLIR wraps each op it hands out in its dialect's generated op class, importing
-  that dialect's Python module (``jaxlib.mlir.dialects.stablehlo``, ...) on first use; readers
-  that only need the generic op interface skip that with `generic_op_views`.
-- jaxlib 0.11 and later: the ``_sdy`` extension imports ``jaxlib.mlir.dialects.sdy`` while it
-  initialises, so importing the extension first leaves that Python module without the attributes
-  defined after the import (``TensorShardingPerValueAttr``, ...), and JAX's own lowering then
-  fails. The dialect is taken from ``jaxlib.mlir.dialects.sdy`` there; on 0.10 from the bare
-  extension, which skips the generated op classes a reader never needs.
-
-Only the MLIR extension modules are imported here; XLA is imported by the functions that use it,
-so reading a module never loads it.
+Why and how: docs/jax_versions.md.
 """
 
 from __future__ import annotations

@@ -1,21 +1,6 @@
 """Trace generation, end to end: StableHLO file -> blocks -> estimates -> Chakra traces + stats.
 
-`GenConfig` says what to do (`hespas_py.run.build_config` makes one from the published tool's
-JSON config format or a node preset and what a caller gives); `generate` does it. The output directory appears complete or not at all
-(`hespas_py.output_dir`: everything is written into a temporary directory beside it, which is
-renamed into place at the end; ``clean`` replaces an existing directory, without it an existing
-directory is an error). Output layout:
-
-- ``dev.<i>.et``, ``comm_group.json``: the traces (`hespas_py.chakra.writer`);
-- ``module_stats.json``: the estimate's make-up (`hespas_py.chakra.stats`) plus ``traces``
-  (node counts), ``memory`` (the per-device peak memory and whether it fits the hardware,
-  `hespas_py.memory`), ``timings_s`` (per phase) and, when applied, ``collective_rewrites``
-  (ops each of XLA's collective rewrites changed, `hespas_py.split.rewrites`);
-
-The estimate cache is used when a cache directory is given (``cache_dir`` in the config or
-``--cache-dir``) and caching is not disabled; otherwise every block goes straight to the
-estimator (an analytical estimator such as the roofline costs a block faster than the cache can
-hash it, and a cache inside a directory that ``--clean`` replaces would never be reused).
+Why and how: docs/traces.md.
 """
 
 from __future__ import annotations

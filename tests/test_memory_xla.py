@@ -103,7 +103,7 @@ def _measured(shared_dir) -> list[dict]:
 def test_gpu_programs_peak_against_xla_gpu(shared_dir):
     """Arguments and outputs equal XLA:GPU's; peaks within 10% (ResNet-18's with the buffers
     XLA:GPU's rewrites add: cuDNN's padded convolution inputs and the max-pool gradient's zero
-    init, README "Memory")."""
+    init, docs/memory.md)."""
     for row in _measured(shared_dir):
         report = peak_of_file(row["module"])
         assert report.arguments_bytes == int(row["argument_bytes"]), row["case"]

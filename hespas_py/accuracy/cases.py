@@ -1,11 +1,6 @@
 """From measured rows to reproducible cases: the StableHLO step and the presets of each row.
 
-A row that names its presets (``node``, ``system_preset``) uses them; otherwise they come by rule
-from its system name: ``<node>_x<N>`` uses node preset ``<node>`` and system preset
-``<node>_<N>GPU`` (or ``<node>_x<N>`` / ``<node>_<N>``). The workload ``<name>`` is the shipped
-workload of that name, or a ``.mlir`` file in a ``--workloads`` folder, named ``<name>`` or
-``<name>_<suffix>``, ``-`` read as ``_`` (e.g. ``--workloads ../shared/workloads`` for the
-published pmap ResNet-50 step).
+Why and how: docs/accuracy.md.
 """
 
 from __future__ import annotations

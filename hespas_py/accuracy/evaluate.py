@@ -1,18 +1,7 @@
 """Predicted against measured step times: one prediction per case and estimator, and the trend
 error of each group.
 
-A case is split (``linear_split`` with no block limit: one compute block per stretch between
-collectives, so fusion is modelled across the whole stretch), each block estimated on the row's
-node preset, Chakra traces written and simulated on the row's system preset; the prediction is
-the slowest device's simulated wall time (a single-device row without a system preset: its
-compute). A ``flash`` row of a group with ``flash_params`` for
-the estimator gets them added to the preset's params, when the estimator accepts them.
-
-Errors: ``error = estimated / measured - 1``. Trend error: the median, over every ordered pair
-(a, b) of distinct counted rows of one group related by a trend key (`Row.trend_keys`: the same
-workload or the same system in the Hespas group, the same model and kernels in the scale group),
-of ``|(est_a / est_b) / (meas_a / meas_b) - 1|``: how far the predicted speed-up of a over b is
-from the measured one. None when no such pair exists.
+Why and how: docs/accuracy.md.
 """
 
 from __future__ import annotations
@@ -139,7 +128,7 @@ def _mismatch(case: Case, devices: int, where: str, npus: int) -> DeviceCountMis
 
 
 def trend_error(results: list[Result]) -> float | None:
-    """Median speed-up error over related ordered row pairs (see the module docstring)."""
+    """Median speed-up error over related ordered row pairs (docs/accuracy.md)."""
     errors = []
     for a in results:
         for b in results:

@@ -1,18 +1,6 @@
 """Time per kernel class: the fused roofline's plan beside a GPU profile of the same program.
 
-A measured program ships with XLA's optimized HLO (``CASE.xla_opt.txt.gz``: the kernels XLA
-really formed, the cuBLAS/cuDNN calls it made) and a per-kernel profile (``CASE.kernels.csv``:
-``hlo_op,kernel,launches_per_step,us_per_step``, per HLO op of that module and kernel name).
-Each profiled kernel gets a class (`hespas_py.estimate.fusion.classes`) from the HLO instruction
-it ran for, or, for a library kernel launched inside a command buffer, from its kernel name.
-Each planned kernel of the fused roofline gets its class the same way from its ops. The step time
-left over by the profile's kernels is the GPU's idle time (``idle``): the host's dispatch of the
-call before the first kernel and after the last, and the gaps between kernels. The model's share
-of it is its host-dispatch cost (`hespas_py.estimate.dispatch`) and the idle time around the
-kernels it launches outside command buffers (`hespas_py.estimate.launch_gaps`). A profile that lists only its largest kernels comes
-with the sum of all kernel time per step (``device_busy_ms_per_step`` in the ``measured.csv``
-beside it): the kernels it leaves out are ``unprofiled``, and the idle time is the step less
-that sum.
+Why and how: docs/accuracy.md.
 """
 
 from __future__ import annotations

@@ -1,35 +1,6 @@
 """Measured step times, grouped: what was measured and how each row is to be reproduced.
 
-A *group* is one measured table with its own rules (`Group`): the ``hespas`` group holds the
-Hespas paper's single-node rows (``hespas_py/data/step_times.csv``: ``system,workload,
-runtime_s,note``; presets and workloads found by name, see `hespas_py.accuracy.cases`); the
-``scale`` group holds published multi-node runs (``hespas_py/data/scale_step_times.csv``),
-whose table names every row's workload and presets; the ``gpu`` group holds single-device
-programs timed on one H100 and one H200 (``hespas_py/data/gpu_step_times.csv``, same format; an empty
-``system_preset``: one device, no network, the step is its compute), each with its
-XLA-optimized HLO and kernel profile beside the module (`hespas_py.accuracy.kernels`):
-
-- ``row``: the row's name; ``model``, ``kernels`` (``xla-bf16``, ``te-bf16``, ``te-fp8``) and
-  ``system`` (``<node>_x<devices>``) say what ran where;
-- ``workload``: the shipped workload (``workloads/<workload>.mlir[.gz]``) that rebuilds the step;
-- ``node``, ``system_preset``: the presets (``configs/nodes``, ``configs/systems``);
-- ``attention``: ``flash`` when the run used a fused attention kernel, else ``materialized``;
-- ``counted``, ``reason``: whether the row counts toward the accuracy goal, and why not;
-- ``note``: how the workload differs from the run where it does; ``measured_s``; ``source``;
-- ``combine_threshold`` (optional): the collective-combining thresholds in bytes the run's
-  source sets (XLA's ``--xla_gpu_*_combine_threshold_bytes``: one number, or
-  ``kind=BYTES,...`` per kind), applied when the traces are made (`hespas_py.split.combine`);
-  empty: the source does not say, no combining.
-
-The ``llama3`` group holds the Llama 3 report's 405B runs on 8,192 and 16,384 H100s
-(``hespas_py/data/llama3_405b.csv``), published as TFLOP/s per GPU: each row gives the scale
-columns but ``measured_s``, its layout (``gpus,tp,cp,pp,dp,seq,batch_per_dp``, and ``virtual``:
-pipeline chunks per stage), the model's
-shape (``layers,width,heads,kv_heads,head_dim,mlp,vocab``) and ``tflops_per_gpu``; its measured
-step time is its model FLOPs per GPU over that rate (`hespas_py.accuracy.work`), and our rate is
-the same FLOPs over our step time. Their workloads are exported from
-``scripts/models/llama_4d.py`` (README, "Llama 3 405B on 16,384 GPUs") and found with
-``--workloads``.
+Why and how: docs/accuracy.md.
 """
 
 from __future__ import annotations

@@ -1,20 +1,7 @@
 """The work of a training step as a published FLOP rate counts it, for rows published as TFLOP/s
 per device (the Llama 3 report's Table 4) rather than as step times.
 
-Model FLOPs per token of a Llama-style decoder (SwiGLU MLP, grouped KV heads), forward and
-backward (x3 the forward's matmul FLOPs, 2 per multiply-add): ``6 N + 6 L d S`` with
-
-- ``N`` the parameters every token's matmuls use: the decoder layers and the output projection,
-  not the input embedding (a lookup; torchtitan's ``get_num_params(exclude_embedding=True)``);
-- ``6 L d S`` the attention's two matmuls (``Q K^T`` and ``P V``, ``2 S d`` each per token and
-  layer forward, ``d`` = heads x head dim), times 3, over the causal half of the scores that a
-  flash kernel computes (FlashAttention's benchmarks count causal FLOPs as half). PaLM's MFU
-  formula (Chowdhery et al. 2022, appendix B) and torchtitan count the whole score matrix,
-  ``12 L d S``: `palm_flops_per_token` gives that count, which the report does not say it used
-  (docs/llama3_405b.md compares both).
-
-Recomputation (remat, a flash backward's second ``Q K^T``) is not model work. A row's measured
-step time is its model FLOPs per device over the published rate; ours gives our rate.
+Why and how: docs/accuracy.md.
 """
 
 from __future__ import annotations

@@ -1,21 +1,7 @@
 """Collectives between the local devices: bus bandwidth and latency per collective -> the
 node's system preset (ASTRA-sim ``network.yml``: one switch dimension of the local devices).
 
-With more than one local device: ``all_reduce`` (``psum``), ``all_gather``, ``reduce_scatter``
-(``psum_scatter``) and ``all_to_all`` over every local device (``jax.shard_map`` on a
-one-axis mesh), each at sizes from 1 MiB to 1 GiB per device on an accelerator (a few KiB on a
-CPU). The size S is a device's input, or its output for the all-gather (as nccl-tests count).
-
-Traps: random f32 inputs already placed on their devices (no host transfer in the timed call);
-timed by `timing.steady_seconds` (compile excluded, warm-up so the communicators are set up,
-back-to-back calls, median of rounds).
-
-Figure: the bus bandwidth is S x f / t, with f = 2 (n-1)/n for the all-reduce and (n-1)/n for the
-others (the bytes each device's link carries in a ring algorithm, nccl-tests' busbw); the
-least-squares line of t over S x f gives 1/bandwidth (slope) and the latency (intercept). The
-system preset takes the all-reduce's: ASTRA-sim's ring on a switch dimension of n NPUs sends
-2 (n-1) messages of S/n over two hops each, so the link bandwidth is the bus bandwidth and the
-latency per hop is the intercept / (4 (n-1)).
+Why and how: docs/calibration.md.
 """
 
 from __future__ import annotations

@@ -1,23 +1,7 @@
 """Convolutions: the share of the tensor rate a convolution reaches by its channel count ->
 ``conv_channel_efficiency`` (`hespas_py.estimate.fusion.convolution.channel_efficiency`).
 
-One f16 NHWC/HWIO convolution per case, compiled alone (a cuDNN call on a GPU), at each channel
-class the rule keys (a class ``k`` covers a smaller channel count in ``(k/2, k]``): the ResNet
-stem (7x7 stride 2, 3 -> 64 channels: key 3), 3x3 stride-1 convolutions of 64, 128 and 256
-channels at ResNet's image sizes, and a depthwise 3x3 of 144 channels (MobileNetV2's; no key of
-its own: measured against the model's time). On an accelerator the batch is 256 images; the full
-run adds the backward-input and backward-filter passes (``jax.vjp``), whose shares are averaged
-with the forward one, as the presets' source did.
-
-Traps: random normal images and filters; batch 256 so a call is 0.1-1 ms of tensor work; timed
-by `timing.steady_seconds` (compile and cuDNN autotuning excluded, warm-up, back-to-back calls).
-
-Figure: FLOPs = 2 B Ho Wo Cout Cin k^2 / groups (the backward passes do as many); bytes = input +
-filter + output. The stem's channels are padded 3 -> 4 where the preset says XLA does
-(``conv_channel_padding``: `padded_f16_channels`), its work counted padded and the separate pad
-kernel's memory time (``conv_input_pads``) taken off the measured time. The compute time under
-the fused roofline over (f16 peak x f16 tensor efficiency x wave quantization of the implicit
-GEMM: M = output pixels, N = output channels of the pass) is the class's share.
+Why and how: docs/calibration.md.
 """
 
 from __future__ import annotations

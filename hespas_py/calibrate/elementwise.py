@@ -1,21 +1,7 @@
 """Elementwise and transcendental ops: the cost per element the vector units take ->
 ``vector_efficiency`` (how fast the preset's op weights run, `hespas_py.estimate.fusion.op_cycles`).
 
-One f32 op per case, applied R times in a row to every element of an array inside one XLA loop
-kernel (elementwise ops fuse), so the kernel is compute-bound: ``exponential``, ``sine``,
-``tanh``, ``log``, ``rsqrt``, ``divide`` and ``multiply``. Each step keeps its values finite and
-away from fast paths: ``exp(-x)`` on (0, 1], ``log(x + 2)``, ``y / (x + 1)``, ``x * y`` with y
-near 1 (no step XLA's algebraic simplifier folds into fewer ops: ``a / (b / c)`` would be).
-
-Traps: random inputs; 64 M elements and R = 16 (128 for the multiply) on an accelerator, so a call
-is milliseconds of arithmetic; timed by `timing.steady_seconds`.
-
-Figure: the model's compute time of a case is R x elements x (cycles of the op + cycles of its
-helper op) / ``vector_flops``, with the cycles of the preset's op profile (``vector_op_cycles``;
-without one, one FLOP per element, as `hespas_py.estimate.costs` counts); the measured compute
-time is the time less launch and non-overlapped memory (`model.compute_seconds`). The ratio,
-model over measured, is each op's vector efficiency; the preset gets their median. Each op's
-measured cycles per element are kept beside the profile's.
+Why and how: docs/calibration.md.
 """
 
 from __future__ import annotations

@@ -1,28 +1,7 @@
 """GEMMs: the tensor-unit rate per element type and precision -> ``tensor_efficiency``,
 ``tensor_efficiency_by_dtype``, ``f32_matmul_as_tf32``; skinny shapes check the tile and wave rule.
 
-One ``dot`` per case, ``[M, K] x [K, N]``, compiled alone (XLA makes it one cuBLAS/cuBLASLt or
-Triton GEMM on a GPU):
-
-- square (M = N = K) in bf16, f16, f32 at default precision (TF32 tensor cores where XLA uses
-  them), f32 at ``HIGHEST`` precision (true f32) and, where the datasheet has an fp8 peak,
-  f8E4M3FN with a bf16 result;
-- skinny, decode-like: bf16 with M from 1 to 64 and K = N large, where the weights' bytes, the
-  tiles and the waves (few output tiles on many cores: split-K) decide the time.
-
-A case XLA cannot compile on the device (fp8 on a chip without it) is kept with its error.
-
-Traps: random normal operands (zeros draw less power and clock higher); sizes big enough that a
-call is milliseconds (square) or reads hundreds of MB (skinny) on an accelerator; timed by
-`timing.steady_seconds` (compile and autotuning excluded, warm-up, back-to-back calls, median).
-
-Figure: FLOPs = 2 M N K; bytes = (M K + K N) x input bytes + M N x output bytes. The compute time
-under the fused roofline (`model.compute_seconds`: the measured time less launch and the
-non-overlapped memory time) gives the share of the datasheet peak, divided by the wave
-quantization the estimator applies to that shape (`model.Context.waves`), so the estimator
-reproduces the case. bf16 sets ``tensor_efficiency``; the other types set their entries of
-``tensor_efficiency_by_dtype``; an f32 default-precision GEMM faster than 1.5 x the f32 peak ran on
-TF32 units: ``f32_matmul_as_tf32`` and the ``tf32`` entry.
+Why and how: docs/calibration.md.
 """
 
 from __future__ import annotations

@@ -2,24 +2,7 @@
 host's cost of one call -> ``launch_overhead_s``, ``dispatch_overhead_s``,
 ``dispatch_per_buffer_s``.
 
-- *Kernel chains.* ``x = barrier(step(x))`` unrolled N times under ``jax.jit``: the optimization
-  barrier keeps XLA from fusing two steps, so the program is N dependent kernels, each too small
-  to matter (``sin(x) + 1`` on 1,024 f32), and the time per kernel is the slope of the call time
-  between a short and a long chain (the call's own fixed cost cancels). Compiled as XLA compiles
-  by default (on a GPU the kernels run inside command buffers, CUDA graphs), and on a GPU again
-  with command buffers off (``xla_gpu_enable_command_buffer`` empty, per compile), so each
-  kernel is launched by the host: the cost across command buffers. The full run adds a row
-  reduction, a small cuBLAS GEMM and a small cuDNN convolution per step.
-- *Dispatch.* A program of K small inputs and K outputs (``x + 1`` each), called and waited on as
-  a step that reads its results each time is (``block_until_ready`` per call), for several K: the
-  least-squares line of the call time (less K kernels at the chain's per-kernel cost) over the
-  2K buffers gives the per-buffer cost (slope) and the per-call cost (intercept).
-
-A variant XLA cannot compile is kept with its error.
-
-Traps: calls are timed one by one after warm-up, each waited on (that is what is measured here:
-the host's part; ``median`` of many calls); inputs differ per buffer; the chain's slope removes
-the fixed per-call cost, the dispatch fit removes the kernels' device time.
+Why and how: docs/calibration.md.
 """
 
 from __future__ import annotations

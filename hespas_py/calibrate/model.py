@@ -1,15 +1,6 @@
 """From a measured time to a preset param: the fused roofline's kernel time, inverted.
 
-`hespas_py.estimate.fused_roofline` times a kernel as (XLA's GPU performance model)::
-
-    time = launch + compute + memory - overlap * min(compute, memory)
-
-with ``memory = bytes / (memory_bandwidth * memory_efficiency)`` and ``compute = work / (peak *
-efficiency * waves)``. A microbenchmark isolates one kernel class and gives ``time``; the
-calibration solves that formula for the one unknown the class measures (an efficiency, a latency),
-with every other term taken from the chip's datasheet preset (the *reference*) or from a param an
-earlier kind measured in the same derivation (`Context`). So the calibrated preset reproduces each
-microbenchmark under the estimator's own model, and nothing is fitted to a whole step.
+Why and how: docs/calibration.md.
 """
 
 from __future__ import annotations

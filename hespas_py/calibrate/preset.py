@@ -2,14 +2,7 @@
 measured params written over it, each with its ``<param>_source``, and the system preset of the
 local devices.
 
-The node preset is a folder holding ``node.json`` (`hespas_py.hardware.presets`, written with
-`write_preset`, which also writes each estimator's ``<estimator>/config.json``); any command that
-takes a preset name takes that folder. A measured value lands in the ``hardware`` section when
-the base holds it there or every estimator reads it, else in the section of every estimator of
-the base that reads it. Values not measured are the base's; their existing sources are prefixed
-``carried from <base>`` and the run's ``calibration.json`` lists them. The system preset
-(`system_files`) is ASTRA-sim's three files under ``system/astra-sim/``, as in
-``configs/systems``.
+Why and how: docs/calibration.md.
 """
 
 from __future__ import annotations

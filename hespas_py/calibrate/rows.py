@@ -1,22 +1,7 @@
 """Row kernels: the latency per wave of tiles of XLA's Triton row kernels beyond their bytes ->
 ``spanning_row_tile_s`` (`hespas_py.estimate.fusion.row_tiles`).
 
-The attention-softmax kernels of a transformer step over ``bf16[heads, S, S]`` scores with a
-causal mask, each compiled alone, one per `row_tiles.CLASSES` entry: ``softmax`` (two chained row
-reductions and a score-sized result; with ``softmax_grad``, the score gradient, in the full
-run), ``row_sum`` (two reductions, row-sized result), ``given_sum`` (one reduction, probabilities
-from a saved sum); beside them ``stream``, an elementwise pass over the same scores, which gives
-the rate their bytes alone would take. The shapes are ones where XLA's tile spans one row of each
-of several heads (`row_tiles.spanned_rows`): 32 heads of 4,096 (and 12 in the full run) on an
-accelerator.
-
-Traps: random normal scores (a constant row makes the max trivial); the mask is built inside the
-kernel from iota as the steps build it (no all-true mask argument); timed by
-`timing.steady_seconds` (compile and Triton autotuning excluded, warm-up, back-to-back calls).
-
-Figure: a class's excess = its time - the stream's time x (its bytes / the stream's bytes); per
-wave of ``num_cores`` tiles, with tiles = heads x S / spanned heads. The class's value is the
-median over its cases (never below 0).
+Why and how: docs/calibration.md.
 """
 
 from __future__ import annotations

@@ -1,18 +1,6 @@
 """Streams: the device-memory rate of a kernel that only moves bytes -> ``memory_efficiency``.
 
-Three kernels over one bf16 array, each at several sizes: ``read`` (a sum: reads the array,
-writes one number), ``write`` (a scalar argument broadcast to the array: writes it) and
-``read_write`` (``x * 0.5 + 1``: reads and writes it, the elementwise kernel every step is full
-of). Each is one XLA loop or reduction kernel with negligible arithmetic.
-
-Traps: the sizes reach far past the last-level cache (the largest is 1 GiB on an accelerator;
-smaller ones show the ramp and the cache), inputs are random normal values (never constant), the
-scalar of ``write`` is an argument (a constant would be folded), and each case is timed by
-`timing.steady_seconds` (compile and warm-up excluded, back-to-back calls, median of rounds).
-
-Figure: ``bytes moved / (time - launch)``; ``memory_efficiency`` = that rate of ``read_write`` at
-the largest size / the datasheet's ``memory_bandwidth`` (the fused roofline times a kernel's
-bytes at exactly that product; a memory-bound kernel's arithmetic is hidden by the overlap).
+Why and how: docs/calibration.md.
 """
 
 from __future__ import annotations

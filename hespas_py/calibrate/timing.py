@@ -1,22 +1,7 @@
 """Timing compiled JAX programs on the local device without the known traps, and the facts of a
 run (device, date, versions) kept beside every figure. Shared with ``scripts/gpu``.
 
-`steady_seconds` is the one way a calibration case is timed (why each step is there:
-docs/calibration.md, "Traps"):
-
-- the compile is done before any timing (``lower().compile()``), and warm-up calls (at least two,
-  and for at least `Budget.warmup_s`) run first, so allocator growth, autotuning leftovers and
-  clock ramps are not timed;
-- calls are issued back to back and waited on once: JAX dispatches asynchronously and one device
-  runs its programs in launch order, so the device, not the host, sets the pace, and the host's
-  per-call cost overlaps the previous call;
-- the figure is the slope between bursts of ``n`` and ``2n`` calls, so the one-off costs of a burst
-  (the first dispatch, the final wait) cancel; ``n`` is sized so that a burst lasts at least
-  `Budget.min_round_s` (enough work per timed interval for the clock and timer resolution), and
-  no more than `IN_FLIGHT_BYTES` of buffers are in flight;
-- the median over `Budget.repeats` rounds is kept, with every round's slope;
-- a case whose time per call is within twice the back-to-back time of an empty program
-  (`host_floor_seconds`) is flagged ``host_bound``: the host, not the device, was measured.
+Why and how: docs/calibration.md.
 """
 
 from __future__ import annotations

@@ -1,35 +1,7 @@
 """Which devices a collective involves, by StableHLO's process-group semantics, and how many
 devices a module runs on.
 
-Devices are numbered ``replica * num_partitions + partition``. Per op (``channel_handle`` > 0
-means "has a channel"):
-
-- ``all_reduce``, ``all_gather``, ``reduce_scatter``: no channel -> ``replica_groups`` index
-  replicas, one copy of each group per partition; channel without ``use_global_device_ids`` ->
-  each group of replicas spans every partition; channel with it -> the groups are device ids.
-- ``all_to_all``, ``collective_permute``, ``collective_broadcast``: channel -> the ids index
-  partitions (one copy per replica); no channel -> they index replicas (one copy per partition).
-
-Empty ``replica_groups`` means one group of every replica (or partition). A group of one device
-does no communication.
-
-The device count (`DeviceLayout.for_module`) is what the module states (``mhlo.num_replicas``,
-``mhlo.num_partitions``). A count it does not state (XLA's HLO-to-StableHLO conversion drops
-both) is inferred: the smallest one consistent with every id its collectives name, by the rules
-above, and with the size of its ``sdy.mesh`` (the partitions of a Shardy module). A stated count
-below 1, or too small for an id a collective names, is bad input, and so is a layout of more
-than `MAX_DEVICES` devices.
-
-Modules of other frontends: when a module states neither count and has an ``sdy.mesh``, and the
-``replica_groups`` of its channel collectives all fit inside the mesh, those groups are read as
-device ids (`DeviceLayout.channel_ids_are_devices`, with a warning): torch-xla and tt-xla write
-device ids there but drop ``use_global_device_ids``, and by the letter of the rules above a
-module on a mesh of 8 would run on 8 replicas x 8 partitions.
-
-A module that runs on a single device (e.g. a pmap step exported on one device, whose groups
-are ``[[0]]``: "every replica") can be run on N devices with ``--num_npus N``: its groups can
-only have meant "every device", so each group collective then spans all N devices, and a
-``collective_permute`` (which can only have paired device 0 with itself) moves nothing.
+Why and how: docs/traces.md.
 """
 
 from __future__ import annotations

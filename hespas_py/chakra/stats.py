@@ -1,22 +1,6 @@
 """``module_stats.json``: what the compute estimate of one step is made of.
 
-Utilisations (both at most 1 for estimators that respect their ceilings):
-
-- ``flops_utilization`` = total FLOPs / sum over blocks of ``time_s x peak_flops`` (each block's
-  own ceiling, `Estimate.peak_flops`; blocks reporting no ceiling are left out of both sums);
-- ``memory_bandwidth_utilization`` = total bytes / (total time x the hardware's bandwidth).
-
-``attention``: ``mode`` is ``fused`` when the hardware's ``fused_attention`` param asks for
-flash-attention kernels (``fused_roofline``), else ``materialized``; ``forward`` and ``backward``
-count the flash kernels costed and their time.
-
-``collectives``: per kind, the collective nodes of one device and their bytes; with combining
-on (`hespas_py.split.combine`), ``combined_ops`` counts the module's collectives that combined
-nodes stand for.
-
-``loops`` lists the loops whose iterations are in the traces (`BlockGraph.loops`: where, trip
-count and where it came from, executions per step, blocks per iteration, scope numbers);
-``assumptions`` what the split assumed where the module does not say (`BlockGraph.assumptions`).
+Why and how: docs/traces.md.
 """
 
 from __future__ import annotations

@@ -1,21 +1,6 @@
 """A symmetric trace set: one trace for every device, and each device's groups and peers.
 
-The devices of an SPMD program whose collectives every device takes part in have traces alike
-but for the group each collective names and the peer of each send and receive. At thousands of
-devices their traces are all distinct and gigabytes in all (a pipeline's sends name each
-device's neighbours), so beyond `SYMMETRIC_FROM` distinct traces, when every device has the same
-nodes, the writer writes device 0's trace (``dev.0.et``), ``comm_group.json`` as always, and
-``symmetric.json``::
-
-    {"num_devices": N,
-     "columns": [{"group": [pg id per device]}, {"send": [target per device],
-                                                 "recv": [source per device]}, ...],
-     "nodes": {"<node id in dev.0.et>": [column, "group" | "send" | "recv"], ...}}
-
-Device ``d``'s trace is ``dev.0.et`` with each communication node's group or peer replaced by
-entry ``d`` of its column. `hespas_py.sim.columns` reads it; the simulator replays such a set
-by symmetry only (`hespas_py.sim.replicate`). ASTRA-sim needs the per-device files, which a
-trace set of fewer distinct traces has.
+Why and how: docs/traces.md.
 """
 
 from __future__ import annotations

@@ -1,30 +1,6 @@
 """Per-device Chakra traces from a block graph and its compute estimates.
 
-One node per block, in block order, node ids from 0, ``data_deps`` = the block's deps:
-
-- compute block -> ``COMP_NODE`` named by its ops (``convolution+add+maximum``), with
-  ``duration_micros``, ``num_ops`` (FLOPs) and ``tensor_size`` (bytes). Durations carry their
-  sub-microsecond remainders from node to node (each is the difference of the rounded running
-  total), so the trace's total equals the estimate's total rounded to 1 us.
-- group collective -> ``COMM_COLL_NODE`` with ``comm_type``, ``comm_size`` (bytes per rank, the
-  ASTRA-sim convention, which for every supported collective is the op's operand bytes: the full
-  buffer of an all-reduce, the input shard of an all-gather, the pre-scatter input of a
-  reduce-scatter, the per-rank buffer of an all-to-all) and ``pg_name`` (its group's id in
-  ``comm_group.json``; ids from 1, one per distinct group of two or more devices).
-- ``collective_permute`` -> a ``COMM_SEND_NODE`` on each source and a ``COMM_RECV_NODE`` on each
-  target (``comm_src``, ``comm_dst``, ``comm_tag`` = the block id), ``comm_size`` = operand bytes.
-- every communication node also has ``ctrl_deps`` on the device's previous collective block's
-  nodes, so each device issues its collectives in program order, as every device of the SPMD
-  program does (`hespas_py.chakra.encoder.place`).
-
-A device alone in its group (or outside every group, or not in any permute pair) does no
-communication for that collective: it gets no node, and blocks that read the collective depend on
-what the collective depended on. Devices whose node lists are identical share one file: it is
-written once and hard-linked (``dev.<i>.et``); where the file system allows no more links to it
-(ext4: 65,000), a copy is made and linked in turn. How many devices a layout may have is
-`hespas_py.mlir.meshes.MAX_DEVICES`. Thousands of devices whose traces all differ (a pipeline's
-sends name each device's neighbours) but have the same nodes are written as a symmetric trace
-set instead: device 0's trace and every device's groups and peers (`hespas_py.chakra.symmetric`).
+Why and how: docs/traces.md.
 """
 
 from __future__ import annotations

@@ -1,11 +1,6 @@
 """``hespas accuracy``: predicted step times against measured hardware, group by group.
 
-The groups (`hespas_py.accuracy.rows.GROUPS`): ``hespas`` (the default; single-node rows, fast),
-``scale`` (multi-node runs on up to 256 devices; slower) and ``gpu`` (single-device programs
-timed on one H100 and one H200; ``--kernels`` sets their kernel profiles beside the estimate per kernel
-class, `hespas_py.accuracy.kernels`). How rows become cases and
-predictions, and what the trend error is: `hespas_py.accuracy.cases`,
-`hespas_py.accuracy.evaluate`.
+Why and how: docs/accuracy.md.
 """
 
 from __future__ import annotations
@@ -18,6 +13,7 @@ import typer
 
 from hespas_py.accuracy.cases import SYSTEMS_DIR
 from hespas_py.accuracy.evaluate import EVERY_ROW, Evaluation, evaluate
+from hespas_py.accuracy.markdown import render, summary_line
 from hespas_py.accuracy.rows import GROUPS, groups
 from hespas_py.cli.main import app
 from hespas_py.errors import HespasError
@@ -109,11 +105,7 @@ def print_table(evaluation: Evaluation) -> None:
     console = Console()
     console.print(table)
     for (group, estimator), s in evaluation.summaries.items():
-        trend = "n/a (no related rows)" if s.trend_error is None else f"{s.trend_error:.1%}"
-        peaks = (f"; peak memory: {s.memory_within_10}/{s.memory_rows} within 10%"
-                 if s.memory_rows else "")
-        console.print(f"{group} ({estimator}): {s.within_15}/{s.counted} counted rows within 15%, "
-                      f"trend error {trend}{peaks}")
+        console.print(summary_line(group, estimator, s))
     for row, reason in evaluation.skipped:
         console.print(f"[dim]skipped: {row.group} {row.name} {row.system}: {reason}[/dim]")
 
@@ -132,6 +124,9 @@ def _node(item: str) -> tuple[str, str]:
 def accuracy(
     json_out: bool = typer.Option(False, "--json",
                                   help="Print rows, group figures and skipped rows as JSON."),
+    markdown: bool = typer.Option(
+        False, "--markdown", help="Print each group's table and figures as Markdown, between the "
+                                  "markers docs/accuracy.md holds them in."),
     plot: Optional[Path] = typer.Option(None, "--plot", help="Draw measured vs estimated here."),
     group_names: Optional[list[str]] = typer.Option(
         None, "--group", help=f"Group to evaluate (repeatable; {', '.join(GROUPS)} or all; default hespas)."),
@@ -158,6 +153,8 @@ def accuracy(
                                  "a profile: the gpu group)."),
 ) -> None:
     """Compare predicted step times with measured hardware, row by row."""
+    if json_out and markdown:
+        raise HespasError("--json and --markdown: choose one")
     names = list(dict.fromkeys(estimators or [DEFAULT_ESTIMATOR]))
     evaluation = evaluate(groups(group_names), names, measured, workloads or [], systems, approximate,
                           params or [], dict(_node(item) for item in nodes or []))
@@ -171,6 +168,8 @@ def accuracy(
         if kernels:
             document["kernels"] = {c.row: c.as_json() for c in comparisons}
         print(json.dumps(document, indent=1))
+    elif markdown:
+        print(render(evaluation, names[0]), end="")
     else:
         print_table(evaluation)
         print_kernels(comparisons)

@@ -1,20 +1,6 @@
 """``hespas gen``: StableHLO -> per-device Chakra traces (also the ``hespas_chakra_gen`` tool).
 
-Options and config file are the published tool's (``CONFIG --mlir_file F --output DIR --split_fn
-... --merge/--no-merge --block_lim N --num_npus N --clean``), plus ``--module N`` (which module of
-a file that holds several), ``--loop-trips N`` (iterations of a loop whose trip count is not
-static), ``--combine-threshold BYTES`` (XLA's collective combiners), ``--estimator NAME`` and
-``--param KEY=VALUE`` (the estimator and its params),
-``--collective-rewrites/--no-collective-rewrites`` (XLA's collective rewrites; default: on for
-GPU presets), ``--cache-dir``, ``--json`` and ``--system-config`` (simulate the traces right after
-writing them, with the built-in ASTRA-sim-semantics simulator). CONFIG is a JSON config file
-or a node preset name (``A100_SXM_40GB``: its most accurate estimator, fused_roofline).
-Logs go to stderr; the summary (a table, or JSON with ``--json``) to stdout; a progress bar is
-shown only when stdout is a terminal.
-
-The parameters are declared once, without typer (`PARAMS`): `hespas_py.cli.gen_command` makes
-them typer's ``hespas gen``, and `parse_args` reads the ``hespas_chakra_gen`` command line with
-argparse, so that tool runs without importing typer. Both call `run`.
+Why and how: docs/commands.md.
 """
 
 from __future__ import annotations

@@ -1,16 +1,7 @@
 """Export many layouts of one factory with one JAX start-up: a fresh process that imports JAX once
 and forks a child per layout.
 
-`export_file` pays a Python start and a JAX import per layout (`hespas_py.export.partition` runs
-each compile in a child process and kills it once XLA's partitioner dump is complete). Here one
-process (``python -m hespas_py.export.batch``, reading the jobs as JSON on stdin) imports JAX
-without starting any backend, then forks a child per job, one at a time. The child does what
-``hespas export --set ...`` does: it loads the factory, calls it with the job's keyword arguments,
-lowers the step for the job's device count, starts XLA's compile in a thread with the dump
-options, and as soon as the post-partitioner dump is complete converts it to StableHLO, writes it
-and exits (the compile thread dies with it). JAX's device count is set once per process, so
-forking before any backend starts lets every job choose its own. The output is the same text as
-`export_file`'s.
+Why and how: docs/export.md.
 """
 
 from __future__ import annotations

@@ -1,16 +1,6 @@
 """Turn a jitted, sharded JAX step into the StableHLO of its per-device program, on the CPU.
 
-A *factory* is a function that returns ``(jitted_fn, args)`` (called with the keyword arguments
-given, ``hespas export --set KEY=VALUE``; none by default): ``args`` is a tuple
-of pytrees whose leaves are ``jax.ShapeDtypeStruct``s (with shardings) or arrays. It is named by
-``FILE.py:FACTORY``. The exporter lowers ``jitted_fn(*args)`` for ``num_devices`` forced host CPU
-devices and takes the module XLA holds right after its SPMD partitioner: per-device shapes and
-explicit collectives (`hespas_py.export.partition` runs that compile in a child process and stops
-it there). Nothing is allocated for the arguments; no accelerator is touched.
-
-The optimized form (``optimized=True``) runs XLA's whole CPU pipeline, code generation included,
-in this process; JAX's device count is fixed when it initialises its backends, once per process,
-so it must run first thing in a fresh process (`export_in_subprocess` always does).
+Why and how: docs/export.md.
 """
 
 from __future__ import annotations

@@ -1,29 +1,7 @@
 """Export a step on more devices than XLA:CPU partitions: partition it on a smaller mesh whose
 per-device program is the same, then widen its collectives' groups and pairs to the full mesh.
 
-XLA:CPU numbers a process's devices below ``2**11`` (``kMaxCpuDevicesPerProcess`` in
-``xla/pjrt/plugin/xla_cpu/cpu_topology.h``); a device assignment naming a higher id belongs to
-another process, and the compile fails ("Multiprocess computations aren't implemented on the
-CPU backend"). A factory whose per-device program does not depend on the size of some mesh axes
-says so with a ``mesh_invariant_axes`` attribute (axis names that are also its keyword arguments,
-giving their full sizes) and takes ``mesh_sizes={axis: size}`` to build its mesh with other
-sizes of them (`scripts/models/llama_4d.py`: data-parallel replicas, and pipeline stages whose
-index comes in as data). Each such axis is partitioned with at most `SMALL_AXIS` devices, the
-fewest that keep a ring shift's direction (+1 and -1 differ round a ring of three), and every
-collective of the partitioned module is widened (`widen`):
-
-- a group is a product of per-axis value ranges; along a shrunk axis it either spans the whole
-  axis (it then spans the whole full axis) or holds one value (one group per full value). Its
-  members keep their order: lexicographic over its varying axes in the priority the small group
-  shows. The small groups must be translates of each other along the shrunk axes;
-- a ``collective_permute`` shifts each shrunk axis by one signed step for every pair (kept
-  axes map as in the small module), the same step round the full axis.
-
-Anything else (a group covering part of a shrunk axis, a permute whose step differs between
-pairs) cannot be widened faithfully and is refused. The ``mhlo.sharding`` of the step's inputs
-and outputs (their global layout, over the small mesh's devices) is dropped: the per-device
-program does not read it. ``tests/test_export_widen.py`` exports a
-step both ways at a count XLA:CPU takes and compares the programs and their collectives.
+Why and how: docs/export.md.
 """
 
 from __future__ import annotations

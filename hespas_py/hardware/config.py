@@ -2,13 +2,7 @@
 which a generation config extends with top-level keys (``mlir_file``, ``output_dir``,
 ``split_strategy``, ...).
 
-Both are checked against one schema: `GEN_KEYS`, `PERF_ESTIMATOR_KEYS` and, for the
-``hardware`` section, the parameter registry (`hespas_py.hardware.params`). An unknown key, a
-wrong type, a number that is not finite or out of its range or a missing required key is a
-`HespasError` naming the file and the key path, on one line. ``hardware`` may also name a node
-preset (``"H100_SXM_80GB"``). ``--param KEY=VALUE`` is checked by the same rules
-(`parse_params`). Whether ``estimator`` names an estimator is for the caller to check (the
-estimators are a later stage).
+Why and how: docs/presets.md.
 """
 
 from __future__ import annotations

@@ -1,14 +1,6 @@
 """Per-device peak memory of a module's program, as XLA's buffer assignment counts it.
 
-XLA reports a compiled program's memory (``compiled.memory_analysis()``) as three disjoint sets of
-allocations: the entry arguments, the outputs (allocated for the whole run, since the caller
-keeps them) and one preallocated block of temporaries, sized by XLA's heap simulation of the
-scheduled program. Its peak is their sum, less the arguments whose buffers become outputs
-(donation: ``alias``). `analyze` counts the same way: arguments and outputs from the entry
-function's types, temporaries from `liveness.scope_peak` over the entry function. A program of
-several results returns them as one tuple, whose own buffer is a table of one 8-byte pointer per
-element (`TUPLE_POINTER_BYTES`; XLA's ``ShapeUtil::ByteSizeOf`` of a tuple shape), counted with
-the outputs as XLA counts it.
+Why and how: docs/memory.md.
 """
 
 from __future__ import annotations

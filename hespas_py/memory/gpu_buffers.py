@@ -1,35 +1,7 @@
 """Buffers XLA:GPU's rewrites add to a scope's fused program, for `hespas_py.memory.liveness`
 (on with `Backend.gpu_buffers`).
 
-- Padded convolution inputs. cuDNN reads a forward convolution's input as a padded copy where
-  XLA pads it (`convolution.padded_input`: uneven window padding, ``ConvPaddingLegalization``;
-  channels for tensor cores, ``CudnnPadForConvolutions``). ``GpuConvRewriter``
-  (``xla/service/gpu/transforms/conv_rewriter.cc``) gives the filter gradient of that
-  convolution (a backward-filter convolution of the same input whose other operand has the
-  forward result's elements and whose result has its kernel's) the forward window, so it is
-  padded alike and HLO CSE (``xla/service/hlo_cse.cc``) merges the two pads: one copy, written
-  where the first of them runs, live until the last (the measured ResNet steps' optimized HLO:
-  ``loop_pad_fusion.2`` f16[256,57,57,64] read by ``cudnn-conv.30`` in the forward pass and
-  ``cudnn-conv-bw-filter.28`` in the backward pass). The input itself is then read by its
-  other kernels only; a loop kernel's result that nothing else reads is never written (the pad
-  kernel computes it: the stem's f16 images exist only padded).
-- The initial value of an expanded ``select_and_scatter``. ``SelectAndScatterExpander``
-  (``xla/service/select_and_scatter_expander.cc``) scatters the source into a broadcast of the
-  init value to the operand's shape. HLO CSE merges it with an identical broadcast the step
-  already has (a max pooling's ReLU, ``max(x, broadcast(0))``, feeds the pooling whose gradient
-  this is). A scatter whose result is read only by slices from its start writes only that part
-  (``ScatterSliceSimplifier``, ``xla/service/gpu/transforms/scatter_slice_simplifier.cc``: the
-  gradient of a max pooling padded at the high end), so the init broadcast has the slices'
-  shape. The loop kernel reading it first writes it too (multi-output fusion,
-  ``xla/service/gpu/transforms/multi_output_fusion.cc``), and it stays live until the scatter,
-  which updates a copy of it in place (copy insertion, ``xla/service/copy_insertion.cc``: the
-  measured ResNet steps' ``loop_broadcast_maximum_fusion{1}``, f16[256,112,112,64], copied by
-  ``copy.181`` for ``input_scatter_fusion``).
-- Whole-parameter layout copies (`layout_chains`, the entry function only): an entry parameter
-  that layout assignment gives a GEMM operand's layout through slices and a
-  ``dynamic_update_slice`` chain is copied into that layout before its first GEMM, and the copy
-  lives until the last kernel reading or updating the chain (the measured decode step's KV
-  caches: two cache-sized temporaries in XLA's buffer assignment).
+Why and how: docs/memory.md.
 """
 
 from __future__ import annotations

@@ -1,62 +1,7 @@
 """Temporaries live over one scope's program: the buffers its planned kernels write, and the most
 bytes of them live at once.
 
-A scope (a function body, a ``while`` body or condition, a ``case`` branch) is flattened and fused
-as the ``fused_roofline`` estimator plans it (`hespas_py.estimate.fusion`, with the GPU rewrites
-of the hardware, `GpuRules`, as `hespas_py.memory.analysis.memory_rules` picks them; for XLA:CPU
-with its fusion's differences, `FusionPasses`, below): calls are
-inlined, ``reshape``/``bitcast`` are views of their operand, scalar and splat constants fold into
-their users, and a value fused into its consumer kernel never exists in memory. A value a kernel
-writes (`Planner.materialized`) is one buffer, live from its writer kernel to the last kernel that
-reads it. Kernels run in program order, each at its root (the last op it computes), but for
-combined collectives (below).
-
-Buffer reuse, as XLA's buffer assignment does it (``HloDataflowAnalysis::CanShareBuffer``,
-``xla/service/hlo_dataflow_analysis.cc``):
-
-- a loop (elementwise) kernel writes its result into an operand buffer of the same size whose
-  last reader it is;
-- ``dynamic_update_slice`` and ``scatter`` update their operand in place when it dies there
-  (``HloDataflowAnalysis::GetInPlaceInputOutputPairs``);
-- a ``while`` keeps its state in the buffers of the operands that die at it (XLA copies only the
-  ones still read afterwards);
-- a collective among single devices (a one-device program's ``psum``) is removed by XLA: its
-  result is its operand's buffer.
-
-Expanded ops: XLA's GPU compiler rewrites ``select_and_scatter`` (max-pool backward) as a
-variadic ``reduce_window`` that writes, per source element, the selected value and its index in
-each operand dimension (s32), then a scatter of the source at those indices
-(``SelectAndScatterExpander``, ``xla/service/select_and_scatter_expander.cc``); those arrays are
-temporaries at the op (`_expansion`).
-
-Combined collectives: XLA's combiners merge independent collectives of one kind into one op
-(`hespas_py.split.combine`, with XLA's default thresholds unless told otherwise), which runs once
-its last operand exists: every operand of a combined collective lives until then, and every
-result from then on (the gradients of a data-parallel step all at once).
-
-Backends (`hespas_py.memory.backend`): the rules above are XLA's on every backend; XLA:GPU's
-rewrites add buffers (`hespas_py.memory.gpu_buffers`: cuDNN's padded convolution inputs, the
-expanded ``select_and_scatter``'s init merged with an identical broadcast), and XLA:CPU's
-schedule, fusion and float normalization change which buffers are live when. It schedules
-breadth-first, each kernel as soon as its operands exist, where XLA:GPU keeps close to program
-order (a value computed early waits in memory for its reader: the weight gradients of a
-pipelined step, computed as soon as each microbatch's backward pass is done, all live until
-their sum). Its fusion (`FusionPasses`) merges no sibling kernels, so they are scheduled apart,
-and keeps an expensive op out of a kernel that broadcasts it. Float normalization
-(`Backend.f32_ops`) computes some 16-bit dots and convolutions in f32: their results take twice
-the bytes (an output so written has an f32 temporary, converted into it), and each 16-bit
-operand is converted to an f32 copy once, as soon as it exists (`_f32_operands`); a loop that
-only slices a 16-bit state element it passes on unchanged carries an f32 copy of it where such
-slices are widened (`Backend.f32_slices`, `sliced_state`). From jaxlib 0.11 on, XLA:CPU keeps
-optimization barriers through fusion and scheduling (`FusionPasses.barriers`: a barrier's
-operands are written, and a kernel reading its result waits for all of them in the kernel
-graph, `Planner.kernel_edges`), and its bf16 dots read their operands as stored and write their
-``convert`` to f32 themselves (`FusionPasses.dot_operands_as_stored`,
-`FusionPasses.dot_converts`).
-
-Control flow: a ``while`` adds, at its position, the peak temporaries of its body (or condition,
-whichever is larger) on top of its state; a ``case``/``if`` the larger of its branches. Values a
-body yields are its state, not temporaries.
+Why and how: docs/memory.md.
 """
 
 from __future__ import annotations

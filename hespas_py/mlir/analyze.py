@@ -1,27 +1,6 @@
 """Op histogram of a module, printed in the published Hespas analyzer's layout.
 
-The top-level histogram counts the entry function's own ops (``func.call`` and ``mhlo.fusion``
-count as one op each, the final ``func.return`` included). Operators are sorted by count,
-descending; ties keep the order in which the operators first appear in the function.
-
-Expanded counting (``expand=True``, ``hespas_mlir_analyzer -e``, ``hespas analyze --expand``)
-counts what runs:
-
-* every ``func.call`` is replaced by its callee's ops, once per call site (nested calls too);
-* every ``mhlo.fusion`` and ``sdy.manual_computation`` is replaced by the ops of its body;
-* ``while``, ``case`` and ``if`` are counted themselves, followed by the ops of their bodies
-  (once each, not multiplied by a trip count);
-* the terminators of expanded bodies (``func.return``, ``stablehlo.return``, ``mhlo.return``,
-  ``sdy.return``) are not counted; reducer bodies (of ``reduce``, ``all_reduce``, ``sort``, ...)
-  are part of their op and are not expanded.
-
-How the published tool's ``-e`` differs: it splices in each called function's ops walked
-recursively, so reducer bodies inside called functions (and their ``stablehlo.return``) are
-counted while those of the entry function are not; it expands neither control-flow nor
-``sdy.manual_computation`` bodies (a Shardy module stays at two ops). Its documented defect is
-that a called body is counted once per definition rather than per call; on the shared ResNet-50
-step its expansion is per call site and the totals differ only by those reducer-body ops: Hespas
-10215, hespas_py 10191 (the 24 ops in the reducer bodies of called functions).
+Why and how: docs/mlir.md.
 """
 
 from __future__ import annotations

@@ -1,24 +1,6 @@
 """The attributes later stages read, converted to plain Python, for the op kinds that have them.
 
-`AttributeReader.read` converts the attributes of the op kinds in `OPS_WITH_ATTRIBUTES`
-(``stablehlo.all_reduce``, ``mhlo.convolution``, ``func.call``, ...). Ops of other kinds carry no
-attributes: the reader never touches their attribute dictionary, which keeps reading fast.
-
-Keys produced (``trip_count`` is added by the reader): ``replica_groups`` (the dense form with its
-``-1`` padding dropped, the scalar ``dense<0>`` form as ``((0,),)``),
-``channel_handle``, ``use_global_device_ids``, ``source_target_pairs``, ``all_gather_dim``,
-``scatter_dimension``, ``split_dimension``, ``concat_dimension``, ``split_count``,
-``dot_dimension_numbers``, ``dimension_numbers`` (convolution, gather),
-``scatter_dimension_numbers``, ``feature_group_count``, ``batch_group_count``, ``window_strides``,
-``padding``, ``lhs_dilation``, ``rhs_dilation``, ``window_dimensions``, ``base_dilations``,
-``window_dilations``, ``dimensions``, ``slice_sizes``, ``callee``, ``call_target_name``,
-``backend_config`` (a custom call's JSON configuration, as a dictionary),
-``fusion_kind``, ``comparison_direction``, ``sort_dimension``, ``fft_length``, ``value``,
-``precision_config`` (a dot's or convolution's operand precisions, e.g. ``("DEFAULT",
-"HIGHEST")``),
-``elements`` (a 1-D integer constant's elements, `_int_vector`),
-``known_trip_count`` (a ``while``'s ``known_trip_count`` from XLA's backend config, given as
-its JSON text or as a dictionary in ``backend_config`` or ``mhlo.backend_config``).
+Why and how: docs/mlir.md.
 """
 
 from __future__ import annotations

@@ -1,17 +1,6 @@
 """Cut a block out of its module as a standalone StableHLO module (for XLA to cost or run).
 
-`BlockExtractor` re-parses the source module once with the live MLIR bindings and, per block,
-clones the block's ops into a new ``func.func public @main`` whose arguments are the values the
-block reads from outside (in order of first use) and whose results are the values it defines that
-anything outside it uses (in program order). Private functions the cloned ops call are copied
-along. No MLIR text is generated or parsed by hand: the module is built with the bindings and
-printed by MLIR itself.
-
-A block op is found again through `Op.index` (its position in its parent body): first in the
-entry function, then in the other function bodies (the splitter inlines calls that hold
-collectives, so their ops come from the callee), in ``sdy.manual_computation`` bodies (the
-per-device program) and in loop bodies and branches (expanded loops, branches taken), taking the
-op whose name and result types match.
+Why and how: docs/mlir.md.
 """
 
 from __future__ import annotations

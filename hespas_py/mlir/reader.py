@@ -1,38 +1,6 @@
 """Read a StableHLO module (text, MLIR bytecode or VHLO portable artifact) into plain-Python ops.
 
-`load_module` parses with jaxlib's MLIR bindings (`hespas_py.mlir.source`) and walks the module
-once (`hespas_py.mlir.walk`), producing the frozen dataclasses of `hespas_py.mlir.ops`; no live
-MLIR object leaks out.
-
-What each op carries:
-
-* ``name``, SSA ``results``/``operands`` as small integers unique in the module (function and
-  region arguments included), their types (tuples, tokens and ``!stablehlo.future`` included).
-* ``attrs`` for the op kinds later stages read: the keys `hespas_py.mlir.attrs` lists
-  (``replica_groups`` as tuples of device ids, the ``#stablehlo.replica_group_mesh_axes`` form
-  expanded against its mesh; ``value`` for scalar and splat constants only), plus ``trip_count``
-  (``while`` with a constant bound, `hespas_py.mlir.loops`). Ops of other kinds carry an empty
-  mapping; treat ``attrs`` as read-only.
-* ``regions``: while = (cond, body); case/if = one per branch; fusion, reducers and
-  ``sdy.manual_computation`` = their body (the latter with per-device shapes). A ``func.call``
-  gets its callee's body as its single region (the same `Region` object at every call site,
-  its ``args`` being the callee's argument ids).
-* ``captures``: ids defined outside an op's regions and read inside them.
-
-The entry function is ``main``, else the single public function; anything else is a `HespasError`.
-Module ``N`` of a file that holds several is read with ``load_module(path, module=N)``, each in
-turn with `load_modules`. Ops of dialects outside `MODELED_DIALECTS` (another toolchain's) are
-read like any other, and warned about once per dialect.
-
-A function body of at least ``2 * _OPS_PER_JOB`` top-level ops is walked in shares by forked
-processes, one per usable CPU (`hespas_py.forking`; ``HESPAS_JOBS=1`` walks it here alone). The
-module read is the same either way, except that SSA ids may then skip some numbers.
-
-``load_module(path, outline=True)`` reads only what an op histogram needs: names, ``index``, call
-targets (``attrs`` holds ``callee`` for ``func.call`` and nothing else) and the regions the
-histogram expands (`analyze.EXPANDED`: calls, fusions, manual computations, control flow; reducer
-bodies are left out). SSA ids, types and captures stay empty, so the walk costs a fraction of a
-full read; `Module.outline` marks such a module and the splitter refuses it.
+Why and how: docs/mlir.md.
 """
 
 from __future__ import annotations

@@ -1,17 +1,6 @@
 """Carrying the ops a forked child read (one share of a long function body) back to the parent.
 
-`hespas_py.mlir.reader` walks the first share of a long body itself and forks a child per later
-share (`hespas_py.forking`). A child numbers the values it defines from an id the parent set
-aside for its share, and gives a value of an earlier share, which it never saw defined, a
-placeholder id (`Borrowing`). It sends its ops in chunks (`ShareEncoder`: marshal of plain
-tuples, each chunk carrying only the types, attribute dicts and placeholders not sent before), so
-the parent decodes one chunk while the child reads the next (`ShareDecoder`).
-
-Decoding resolves placeholders by value key, shifts the child's ids when the earlier shares used
-more ids than were set aside, and interns types. An op that (at any depth) calls a function is
-built after the last chunk, so that reading a callee the parent has not read yet cannot take ids
-the following chunks need (unless loop analysis tracks it: then decoding stops there, and the
-parent reads the rest of the share itself).
+Why and how: docs/mlir.md.
 """
 
 from __future__ import annotations

@@ -1,29 +1,6 @@
 """Turn a file into live MLIR modules in StableHLO form: text, MLIR bytecode or a VHLO artifact.
 
-The format is told from the bytes: a gzip stream (``.mlir.gz``, as the shipped workloads are) is
-decompressed first; MLIR bytecode starts with the magic ``ML\\xefR``; a bytecode
-module whose ops are in the versioned ``vhlo`` dialect is a portable artifact (what
-``jax.export`` serializes as ``Exported.mlir_module_serialized``) and is deserialized back to
-StableHLO. Anything else must be UTF-8 MLIR text.
-
-What other frontends write is read too:
-
-* Unregistered dialects are allowed (a foreign attribute such as ``#ttcore.meshes<...>``, an op
-  of another toolchain); `ParsedModule.unregistered` names those the text's attributes and types
-  use (``#name.``, ``!name<``: a scan of the text, not of bytecode).
-* Text after the module's closing brace that is not MLIR (a dump's end banner, a log line) is
-  cut off; `ParsedModule.warnings` names the line it starts on.
-
-A parse that fails is never followed by another native parse in the same process: a malformed
-file can leave the parser's memory corrupt (an unclosed ``sdy.manual_computation`` region does on
-jaxlib 0.10 to 0.12, and the next context created aborts the process). `parse` raises
-`ParserFailed` then, and so does every later `parse` of the process; what failed is parsed again,
-trailer cut included (``after_failure``), only in a process that may die:
-`hespas_py.mlir.isolated`. docs/mlir_parsing.md says why.
-* A text file of several modules separated by lines that start with ``// -----`` (MLIR's
-  split-input-file convention, which IR dumps' ``// -----// IR Dump After ...`` banners follow) is
-  read one module at a time: module ``N`` (from 1) is labelled ``<file>#N`` in every message, and
-  line numbers stay the file's. Parts holding only comments are not modules.
+Why and how: docs/mlir.md.
 """
 
 from __future__ import annotations

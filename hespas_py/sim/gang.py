@@ -1,18 +1,7 @@
 """Every NPU replayed, each distinct collective simulated once: trace sets whose sends and
 receives keep one NPU's replay from standing for all.
 
-A ``collective_permute`` sends between chosen pairs of devices, and a device it leaves out (a
-pair mapping it to itself) has no send or receive, so the NPUs' traces differ (in their nodes
-and in what waits for what) and one NPU's replay cannot stand for all
-(`hespas_py.sim.replicate`). When their collectives are alike (every NPU issues the same
-collectives in the same order, and at each the groups they name partition the machine into
-groups of one size, `hespas_py.sim.symmetry`), every NPU is replayed, compute and sends/receives
-as the full simulation runs them, while a collective finishes for all members of its group a
-fixed time after the last of them issued it: its duration simulated once, alone on the whole
-machine (`hespas_py.sim.replicate.CollectiveTimes`; a duration that differs between NPUs there
-falls back to the full simulation). Where the members issue a collective at different ticks the
-full simulation lets the early ones start sending, so the collective can end there up to that
-skew sooner; `SimResult.timed_collectives` marks a run made this way.
+Why and how: docs/simulation.md.
 """
 
 from __future__ import annotations

@@ -1,22 +1,6 @@
 """Symmetric NPUs simulated once.
 
-When the NPUs' traces are alike but for the groups their collectives name and the peers of their
-sends and receives, and those form the symmetric patterns `hespas_py.sim.symmetry` checks (groups
-partitioning the machine into groups of one size; every send's message taking one time, matched
-by a send of every NPU), every NPU issues each node at the same tick, so NPU 0's replay stands for
-all of them. Each distinct collective (type, size, dimensions, priority and group layout) is
-simulated once in isolation, every NPU starting it on its own group at once, to get its duration;
-if that duration differs between NPUs (e.g. a binary tree's root and leaves, or groups placed
-unalike on the network) the set is not symmetric and the caller falls back to a full simulation.
-The groups of a layout do not share links in the congestion-unaware network, so groups whose
-ring steps cross the network alike (dimension and hops of each message, `group_geometry`) take
-one time: one group of each such geometry is simulated. An NPU runs one collective at a time, so
-a collective alone takes as long as it does within the step. A send finishes its message's time
-after it is issued; a receive when it is posted or when NPU 0's own send of the matching position
-has had that time, whichever is later (its peer issued that send at the same tick).
-
-Only same-nanosecond ties between a collective's and a compute node's completion can order
-differently from the full simulation (the collective is timed from its issue).
+Why and how: docs/simulation.md.
 """
 
 from __future__ import annotations

@@ -1,19 +1,6 @@
 """When one NPU's replay can stand for every NPU's: the structural checks of a replicated run.
 
-The NPUs' traces must be alike but for the communicator group each collective names and the peer
-of each send and receive (`hespas_py.sim.columns`), hold only compute, collective, send and
-receive nodes, and:
-
-- at every collective position the groups the NPUs name partition the machine into groups of one
-  size, each NPU in the group its own trace names (a whole-machine collective is the one-group
-  partition);
-- at every send position each NPU sends to another, every such message taking one time on the
-  network; every receive is matched, as ASTRA-sim matches them (tag, peers, size, in order), by
-  the send of its tag and size at one position of every trace, whose NPU sends to the receiving
-  one. So every NPU issues each send and receive at the tick NPU 0 does, and a receive completes
-  when NPU 0's own send of that position has had the message's time (`hespas_py.sim.shift`).
-
-Columns are checked once per distinct column, group layouts numbered once per distinct layout.
+Why and how: docs/simulation.md.
 """
 
 from __future__ import annotations

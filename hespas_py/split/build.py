@@ -1,27 +1,6 @@
 """Turning a splitter's op groups into a `BlockGraph`, expanded loops included.
 
-A splitter is a *grouping*: a function cutting one `Program` (the top level or a loop body) into
-op groups, each in program order, groups in block order. An expanded loop's ``while`` is a group
-of its own. `build_graph` cuts every distinct program once and instantiates it: the top level
-once, a loop body once per iteration (and per execution of the loops around it). Dependencies
-follow the same rule everywhere (SSA def-use, constant-like values free); across iterations they
-follow the loop-carried values: what iteration i reads as argument k is what iteration i - 1
-yielded there (the first reads the loop's operand), so a value the body passes through unchanged
-links no iterations, and a constant-like one (the induction variable) links nothing. After the
-loop its results are what the last iteration yielded.
-
-Iterations run in order, as XLA runs a ``while``: the body is one computation, which completes
-before the next iteration starts, and every collective started in it completes inside it (an
-async start and its done stay in one computation; only XLA's collective pipeliner, off by default,
-moves them across iterations, ``xla/service/collective_pipeliner.cc``). So the blocks that start
-iteration i + 1 (those that wait for no block of it) also wait for the blocks iteration i ends
-with (those no block of it waits for: its last compute and the collectives nothing in it reads,
-nested loops' included), and so do the loop's results for its last iteration; the first
-iteration of a nested loop starts like the blocks around it. A per-layer collective therefore
-no longer overlaps the compute of later layers.
-
-A block of a later iteration repeats the block of the first instance of its body
-(`Block.repeats`): same ops, hence the same estimate.
+Why and how: docs/split.md.
 """
 
 from __future__ import annotations

@@ -1,29 +1,6 @@
 """XLA's collective combiners, applied to a program's op groups (opt-in: ``combine_threshold``).
 
-The exported modules stop after XLA's SPMD partitioner, so every parameter's gradient
-all-reduce or reduce-scatter and every FSDP all-gather is a collective of its own. A compiled
-GPU step launches fewer: XLA's ``AllReduceCombiner``, ``AllGatherCombiner`` and
-``ReduceScatterCombiner`` merge independent collectives of one kind into one, up to a byte
-threshold (flags ``--xla_gpu_{all_reduce,all_gather,reduce_scatter}_combine_threshold_bytes``,
-30 MiB by default) and 256 operands. Their rules (openxla/xla ``collective_combiner_utils.h``
-``CombineInstructionsByKey``, ``all_reduce_key.cc``, ``all_gather_combiner.cc``,
-``reduce_scatter_combiner.cc``), as applied here:
-
-- *What may combine* (`combine_key`): the same kind; the same replica groups, channel
-  presence and ``use_global_device_ids``; all-reduce and reduce-scatter: the same reduction (a
-  one-op body) and element type; reduce-scatter: the same scatter dimension; all-gather: the
-  same gather dimension. Single-operand ops only.
-- *In what order*: per computation (the top level and each loop body separately: a body is
-  combined once and every iteration repeats it), rounds over the ops in program order. A round
-  takes the first op left, then later ops of its key, skipping for good any single op larger
-  than the threshold, and ends at the first op that would pass the threshold in bytes (of the
-  results), at the first that depends on one already taken, or at 256 ops. A round of two or
-  more ops becomes one collective.
-- *Independence*: checked on the dependency graph of the program's groups, kept up to date as
-  rounds merge (here in both directions, since a merge can reorder what follows).
-
-A merged group holds its collectives in program order; the trace writer sums their message
-sizes into one communication node.
+Why and how: docs/split.md.
 """
 
 from __future__ import annotations

@@ -1,14 +1,6 @@
 """``linear_split``: runs of consecutive ops in program order, cut at separators and at a size limit.
 
-Every collective is a block of its own (a block is either compute or one collective) and cuts the
-compute run around it; so does an expanded loop, whose body is cut the same way. A constant-like
-op nothing reads is in no block (`graph.unread_constants`). A separator that is not a collective
-(e.g. ``is_convolution_op``) is placed by the policy: ``isolated`` (its own compute block),
-``end_block`` (last op of the current block) or ``start_block`` (first op of the next block). With the default separator, which selects
-collectives, the three policies therefore give the same blocks.
-
-Dependencies are the SSA def-use edges between blocks, so they always point forward (from a
-block to earlier blocks) and a collective can overlap with compute that does not read it.
+Why and how: docs/split.md.
 """
 
 from __future__ import annotations

@@ -1,26 +1,6 @@
 """The per-device program: the flat op sequences every splitter cuts into blocks.
 
-It is the entry function's body with these ops opened up:
-
-* ``sdy.manual_computation``: its region *is* the per-device program (per-device shapes), so its
-  body replaces it. Region arguments alias the op's operands; the op's results alias the values
-  its ``sdy.return`` yields.
-* ``func.call`` whose callee (transitively) holds a collective: the callee body is inlined with
-  fresh SSA ids at every call site, so collectives become top-level blocks. A call whose callee
-  holds no collective stays one op; its region (the callee body) is costed with it.
-* ``while`` whose body (or anything it calls) holds a collective: an *expanded loop* (`Loop`). It
-  stays in the sequence as one op, and its body becomes a sequence of its own, opened up the same
-  way (nested loops included): the splitter cuts it into blocks once and the graph repeats them
-  per iteration. The condition is dropped: with a known trip count XLA runs the body that many
-  times without evaluating it (``WhileThunk::ExecuteOnStream``). A ``while`` without collectives
-  stays one op (its body is costed with it).
-* ``case``/``if`` with a collective in a branch: replaced by its costliest branch
-  (`loops.branch_weight`), an assumption the program records.
-
-Every ``while`` gets a trip count (`loops.trips`): from the module where it says, else
-``loop_trips``, recorded as an assumption. Aliasing is resolved by rewriting operand and capture
-ids, so a sequence only refers to values defined by earlier ops in it, by its arguments, or by
-the sequences around it.
+Why and how: docs/split.md.
 """
 
 from __future__ import annotations

@@ -1,35 +1,6 @@
 """XLA's collective rewrites, applied to the per-device program before it is split.
 
-The exported modules stop after XLA's SPMD partitioner. A compiled GPU step has also run XLA's
-"collective-optimizations" pipeline (``RunCollectiveOptimizationPasses`` in openxla/xla
-``xla/service/gpu/gpu_compiler.cc``), which changes what the devices send. Of its passes, the
-one whose pattern the exported modules hold is modelled here, per flat op sequence (the top level
-and each expanded loop body once), in program order:
-
-*ReduceScatterCreator* (`REDUCE_SCATTER_CREATOR`;
-``xla/service/gpu/gpu_reduce_scatter_creator.cc`` with ``MatchReduceScatter`` of
-``xla/service/collective_opt_utils.cc``). An ``all_reduce`` whose only reader is a
-``dynamic_slice`` (possibly through one ``reshape`` that is its only reader and leaves the sliced
-dimension alone) keeping, on one dimension, the part of device j of the group (offset ``j * slice
-size``) becomes a ``reduce_scatter`` of that dimension. Its result takes the slice's type: XLA
-reshapes the reduce-scatter's result to it, a reshape every estimator here takes as free, so it is
-left out, as are the slice and the reshape before it. Which offset is each device's is decided as
-XLA decides it (`Offsets`): the offset is the device id itself, or a table lookup (a
-``dynamic_slice`` of a 1-D ``i32``/``ui32`` constant or ``iota`` at the id), through
-``reshape``/``bitcast``/``copy``, widening integer ``convert``, ``clamp(0, x, hi)``, ``multiply``
-by a constant that divides the slice size, or ``id * c - table[id]``. The id (`_id_mode`) is
-``replica_id`` for an op without channel; with a channel and ``use_global_device_ids``,
-``partition_id`` (one replica, or replicas holding the same partitions at the same group
-positions), ``replica_id`` (one partition) or ``partition_id + replica_id * partitions``; with a
-channel alone, ``partition_id`` over one-device replica groups. Also required: a group size of at least 2, groups of one size, a result
-dimension larger than 1, exactly one sliced dimension (``allow_multiple_split_dims=false``), cut
-into group-size pieces. Not done: a slice that does not divide its dimension evenly (XLA slices
-the input first; the partitioner pads shards, and no module here has one). The offset computations
-left dead are kept: they are scalars.
-
-The pipeline's ``AllReduceFolder`` (all-reduce of an all-reduce) and ``AllGatherOptimizer``
-(commutative binary op of two all-gathers) find no pattern in the shipped or shared modules and
-are not modelled.
+Why and how: docs/split.md.
 """
 
 from __future__ import annotations

@@ -1,21 +1,6 @@
 """A sweep spec (YAML): what to sweep, read and checked before any work starts.
 
-Keys (a name list may also be a single name):
-
-- ``workloads`` (required): shipped workload names (as `hespas_py.export.workload_path` takes
-  them) or StableHLO files;
-- ``nodes`` (required): node presets (``configs/nodes``) or node config files;
-- ``systems`` (required): system presets (``configs/systems``) or ASTRA-sim folders;
-- ``estimator``: estimator name(s), default `hespas_py.estimate.base.DEFAULT_ESTIMATOR`;
-- ``split``: ``linear_split`` (default) or ``individual_split``, or a mapping ``{strategy: ...,
-  block_lim: N, merge: BOOL, combine_threshold: BYTES or {kind: BYTES}, collective_rewrites:
-  BOOL}``; settings it leaves out come from each node config, as in ``hespas gen``;
-- ``variants``: system variants (`hespas_py.sweep.variants`);
-- ``fits_only``: true to leave out (as skipped, with the reason) the points whose per-device
-  peak memory exceeds their node's capacity (`hespas_py.memory`); default false.
-
-Relative paths are read from the spec file's folder. Any problem (unknown key, preset, estimator
-or file, a bad variant) is one `HespasError` line naming the spec file.
+Why and how: docs/sweeps.md.
 """
 
 from __future__ import annotations

@@ -1,21 +1,6 @@
 """System variants: what each ``variants`` key of a sweep spec does to a machine's ASTRA-sim files.
 
-A spec's ``variants`` maps keys to lists of values; every combination of one value per key is one
-variant of every system. Keys (a "per-dimension" value is one number or name for every dimension,
-or a list with one entry per network dimension, innermost first):
-
-- ``bandwidth``: network.yml ``bandwidth`` (GB/s, as network.yml allows:
-  `hespas_py.sim.inputs.BANDWIDTH`), per dimension;
-- ``latency``: network.yml ``latency`` (ns, `hespas_py.sim.inputs.LATENCY`), per dimension;
-- ``topology``: network.yml ``topology`` (Ring, Switch or FullyConnected), per dimension;
-- ``algorithm``: the collective algorithm (ring, direct, halvingDoubling, ...), per dimension,
-  written to all four system.json ``*-implementation`` lists;
-- ``collective_optimization``: system.json ``collective-optimization`` (baseline or
-  localBWAware);
-- ``bandwidth_scale``: a number (1e-6 to 1e6) multiplying every dimension's network.yml
-  ``bandwidth``.
-
-They are applied in this order, so ``bandwidth_scale`` scales the ``bandwidth`` a variant sets.
+Why and how: docs/sweeps.md.
 """
 
 from __future__ import annotations
