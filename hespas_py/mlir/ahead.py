@@ -1,17 +1,7 @@
-"""Parsing a module on a thread while the command loads its later stages.
+"""Parsing a module on a thread while the command loads its later stages (jaxlib's parser
+releases the GIL): `parse_ahead` starts it, `hespas_py.mlir.reader.load_module` takes it over.
 
-jaxlib's parser releases the GIL, so a command that knows its module file early
-(``hespas_chakra_gen --mlir_file F``) can have it parsed while it imports the splitter,
-estimators and trace writer: `parse_ahead` starts `pick_source` and `parse` of the file on a
-thread, and `hespas_py.mlir.reader.load_module` of the same file and module takes what it did
-(`take`). Nothing else changes: the same errors in the same order (each raised where the read
-would have raised it), a parser failure read again in a fresh process (`ParserFailed`), the same
-module. The thread has ended, at the OS level too, when `take` returns: the reader and the
-writer fork only a single-threaded process (`hespas_py.forking`). Except after a parser failure:
-that thread never ends, as its end would have glibc check the thread's memory cache, which a
-failed parse may leave corrupt (``tcache_thread_shutdown(): unaligned tcache chunk detected``
-aborts the process). Such a module is read in a fresh process anyway, and this one then runs
-its jobs alone.
+Why and how: docs/mlir.md.
 """
 
 from __future__ import annotations
