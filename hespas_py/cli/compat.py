@@ -69,8 +69,7 @@ def _chakra_gen(argv: list[str]) -> None:
     if options["memory"] is None:  # the published tool's outputs: no memory analysis
         options["memory"] = False
     _import_bindings_without_numpy()
-    if options["mlir_file"] is not None:  # parsed while the later stages load
-        from hespas_py.mlir.ahead import parse_ahead
+    from hespas_py.mlir.ahead import parsing_ahead
 
-        parse_ahead(options["mlir_file"], options["module"])
-    run(**options)
+    with parsing_ahead(options["mlir_file"], options["module"]):  # while the later stages load
+        run(**options)

@@ -1,13 +1,15 @@
 """Parsing a module on a thread while the command loads its later stages (jaxlib's parser
-releases the GIL): `parse_ahead` starts it, `hespas_py.mlir.reader.load_module` takes it over.
+releases the GIL): `parsing_ahead` starts it, `hespas_py.mlir.reader.load_module` takes it over.
 
 Why and how: docs/mlir.md.
 """
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from pathlib import Path
+from typing import Iterator
 
 from hespas_py.forking import wait_thread_gone
 from hespas_py.mlir.source import ModuleSource, ParsedModule, ParserFailed, parse, pick_source
@@ -62,11 +64,20 @@ class _Ahead:
         return outcome
 
 
-def parse_ahead(path: str | Path, module: int | None = None) -> None:
-    """Start parsing module ``module`` of ``path`` (its only one when None) on a thread."""
+@contextlib.contextmanager
+def parsing_ahead(path: str | Path | None, module: int | None = None) -> Iterator[None]:
+    """Within it, module ``module`` of ``path`` (its only one when None) is parsed on a thread
+    for the `load_module` of it that follows; not taken by the end, the parse is dropped. A None
+    ``path`` parses nothing."""
+    if path is None:
+        yield
+        return
     key = (Path(path), module)
-    if key not in _started:
-        _started[key] = _Ahead(*key)
+    _started[key] = _Ahead(*key)
+    try:
+        yield
+    finally:
+        _started.pop(key, None)
 
 
 def take(path: str | Path, module: int | None) -> _Ahead | None:
