@@ -13,6 +13,8 @@ step with individual_split --merge (``--published-all``: linear_split and indivi
 without merge too) runs with both tools in turn, on one config file of the roofline numbers of
 the A100_SXM_40GB preset that both read, ``--published-repeat`` times after one untimed run of
 each; every pair gives a ratio (its wall time / ours), printed with their median and range.
+Ours runs in this interpreter, or (``--ours PATH`` or ``$HESPAS_OURS``) as the
+``hespas_chakra_gen`` of a virtual environment of its own, as the published tool does.
 
 Goals: on the ResNet-50 step (4 devices, roofline on A100_SXM_40GB), the command as a user runs
 it with the published tool's config file (its default split, linear_split, block_lim 1024,
@@ -25,7 +27,8 @@ device, against 486, to split, estimate and write), and the preset's own estimat
 
     python3 bench/gen.py [--repeat 3] [--big-ops 500000] [--big-repeat 3]
                          [--published VENV/bin/hespas_chakra_gen [--published-all]
-                          [--published-repeat 5] [--side-by-side-only]]
+                          [--published-repeat 5] [--side-by-side-only]
+                          [--ours VENV/bin/hespas_chakra_gen]]
 """
 
 from __future__ import annotations
@@ -101,11 +104,14 @@ def timed(command: list[str]) -> tuple[float, float]:
     return wall, usage.ru_utime + usage.ru_stime
 
 
-def side_by_side(label: str, published: str, args: list[str], repeat: int) -> None:
+def side_by_side(label: str, published: str, ours_tool: str, args: list[str],
+                 repeat: int) -> None:
     """Both tools on ``args`` in turn, ``repeat`` pairs after one untimed run of each: every
-    pair's times and ratio, and the median and range of the ratios."""
+    pair's times and ratio, and the median and range of the ratios. ``ours_tool``: our
+    ``hespas_chakra_gen`` to run ("": this interpreter's)."""
     theirs = [published, *args, "--log-level", "warning"]
-    ours = [sys.executable, "-c", ENTRY, *args, "--log-level", "warning"]
+    ours = [*([ours_tool] if ours_tool else [sys.executable, "-c", ENTRY]), *args,
+            "--log-level", "warning"]
     timed(theirs), timed(ours)
     ratios = []
     for pair in range(repeat):
@@ -125,8 +131,10 @@ def compare(options: argparse.Namespace, tmp: Path) -> None:
               "hespas_chakra_gen; docs/benchmarking.md) or no ResNet-50 step: no figures")
         return
     config = shared_config(tmp)
+    print(f"side by side: published {options.published}, ours "
+          f"{options.ours or sys.executable + ' (this interpreter)'}")
     for label, extra in SPLITS[:None if options.published_all else 1]:
-        side_by_side(label, options.published, [
+        side_by_side(label, options.published, options.ours, [
             str(config), "--mlir_file", str(RESNET), "--num_npus", "4", "--output",
             str(tmp / "out"), "--clean", *extra], options.published_repeat)
 
@@ -163,6 +171,9 @@ def main() -> None:
     parser.add_argument("--published", default=os.environ.get("HESPAS_PUBLISHED", ""),
                         help="the published tool's hespas_chakra_gen (default $HESPAS_PUBLISHED)")
     parser.add_argument("--published-repeat", type=int, default=5, help="pairs per case")
+    parser.add_argument("--ours", default=os.environ.get("HESPAS_OURS", ""),
+                        help="side by side: our hespas_chakra_gen in a venv of its own (default "
+                             "$HESPAS_OURS; none: this interpreter)")
     parser.add_argument("--published-all", action="store_true",
                         help="side by side on linear_split and individual_split too")
     parser.add_argument("--side-by-side-only", action="store_true",
