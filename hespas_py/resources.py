@@ -8,11 +8,13 @@ source checkout, an editable install and an installed wheel.
 
 from __future__ import annotations
 
-from importlib import resources
 from pathlib import Path
 
 #: The folders `shipped` knows.
 SHIPPED = ("configs", "workloads", "data")
+#: The package's folder (what ``importlib.resources.files("hespas_py")`` is for a package on
+#: disk, without importing ``importlib.resources``: 5 ms of every command's start).
+_PACKAGE = Path(__file__).parent
 
 
 def shipped(*parts: str) -> Path:
@@ -24,9 +26,8 @@ def shipped(*parts: str) -> Path:
     """
     if parts[0] not in SHIPPED:
         raise ValueError(f"{parts[0]!r} is not shipped (one of {', '.join(SHIPPED)})")
-    package = Path(str(resources.files("hespas_py")))
-    packaged = package.joinpath(*parts)
+    packaged = _PACKAGE.joinpath(*parts)
     if packaged.exists():
         return packaged
-    checkout = package.parent.joinpath(*parts)
+    checkout = _PACKAGE.parent.joinpath(*parts)
     return checkout if checkout.exists() else packaged

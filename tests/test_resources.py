@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from hespas_py import resources
@@ -21,10 +23,16 @@ def test_an_installed_copy_wins_over_the_checkout(tmp_path, monkeypatch):
     package = tmp_path / "site" / "hespas_py"
     (package / "configs" / "systems").mkdir(parents=True)
     (tmp_path / "site" / "workloads").mkdir()  # beside the package, as in a checkout
-    monkeypatch.setattr(resources.resources, "files", lambda name: package)
+    monkeypatch.setattr(resources, "_PACKAGE", package)
     assert resources.shipped("configs", "systems") == package / "configs" / "systems"
     assert resources.shipped("workloads") == tmp_path / "site" / "workloads"
     assert resources.shipped("data") == package / "data"  # in neither: the packaged path
+
+
+def test_the_package_folder_is_the_one_importlib_resources_names():
+    from importlib.resources import files
+
+    assert resources._PACKAGE == Path(str(files("hespas_py")))
 
 
 def test_only_shipped_folders_are_known():
