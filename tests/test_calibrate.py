@@ -239,8 +239,8 @@ def test_calibrated_params_reproduce_the_measured_gemm_and_stream_in_the_estimat
     import jax
     import jax.numpy as jnp
 
-    from hespas_py.estimate.fused_roofline import FusedRoofline
-    from hespas_py.estimate.fusion import plan_kernels
+    from hespas_py.estimators.fused_roofline import FusedRoofline
+    from hespas_py.estimators.fusion import plan_kernels
     from hespas_py.hardware.presets import preset_of
     from hespas_py.mlir.reader import load_module
     from hespas_py.split.program import program_ops

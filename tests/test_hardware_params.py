@@ -9,9 +9,9 @@ import json
 import pytest
 
 from hespas_py.errors import HespasError
-from hespas_py.estimate.base import estimator_names
-from hespas_py.estimate.fusion import GpuRules
-from hespas_py.estimate.fusion.row_tiles import CLASSES
+from hespas_py.estimators.base import estimator_names
+from hespas_py.estimators.fusion import GpuRules
+from hespas_py.estimators.fusion.row_tiles import CLASSES
 from hespas_py.hardware import (
     SPECS,
     Hardware,

@@ -1,6 +1,6 @@
 """From a measured time to a preset param: the fused roofline's kernel time, inverted.
 
-`hespas_py.estimate.fused_roofline` times a kernel as (XLA's GPU performance model)::
+`hespas_py.estimators.fused_roofline` times a kernel as (XLA's GPU performance model)::
 
     time = launch + compute + memory - overlap * min(compute, memory)
 
@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from hespas_py.estimate.fused_roofline import FusedRoofline
+from hespas_py.estimators.fused_roofline import FusedRoofline
 from hespas_py.hardware import SPECS, Hardware, Params
 
 

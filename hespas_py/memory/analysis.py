@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from hespas_py.errors import HespasError
-from hespas_py.estimate.fusion.rules import GpuRules
+from hespas_py.estimators.fusion.rules import GpuRules
 from hespas_py.hardware import Params
 from hespas_py.memory.backend import BACKENDS, Backend
 from hespas_py.memory.intervals import TOP_BUFFERS, Buffer

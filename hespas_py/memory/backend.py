@@ -8,8 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterator
 
-from hespas_py.estimate.fusion.rules import FusionPasses
-from hespas_py.estimate.fusion.scope import Node, Scope
+from hespas_py.estimators.fusion.rules import FusionPasses
+from hespas_py.estimators.fusion.scope import Node, Scope
 from hespas_py.jaxcompat import JAXLIB_RELEASE
 
 #: The op families of `Backend.f32_ops`, by op name.

@@ -6,7 +6,7 @@ Keys (a name list may also be a single name):
   them) or StableHLO files;
 - ``nodes`` (required): node presets (``configs/nodes``) or node config files;
 - ``systems`` (required): system presets (``configs/systems``) or ASTRA-sim folders;
-- ``estimator``: estimator name(s), default `hespas_py.estimate.base.DEFAULT_ESTIMATOR`;
+- ``estimator``: estimator name(s), default `hespas_py.estimators.base.DEFAULT_ESTIMATOR`;
 - ``split``: ``linear_split`` (default) or ``individual_split``, or a mapping ``{strategy: ...,
   block_lim: N, merge: BOOL, combine_threshold: BYTES or {kind: BYTES}, collective_rewrites:
   BOOL}``; settings it leaves out come from each node config, as in ``hespas gen``;
@@ -28,7 +28,7 @@ import yaml
 
 from hespas_py.checks import Number, shown
 from hespas_py.errors import HespasError
-from hespas_py.estimate.base import DEFAULT_ESTIMATOR, estimator_class
+from hespas_py.estimators.base import DEFAULT_ESTIMATOR, estimator_class
 from hespas_py.export.workloads import workload_path
 from hespas_py.hardware import Hardware
 from hespas_py.hardware.presets import find_preset, is_preset_folder

@@ -132,7 +132,7 @@ def _attention(plan: Plan, q: jax.Array, k: jax.Array, v: jax.Array,
     """Causal attention of the local queries (one or two chunks) over the sequence's keys. K and V
     are repeated to the query heads, as a flash kernel indexes the shared head of each query head
     (FlashAttention-2 §3.1.2) and runs a thread block per query head and block of rows (of keys
-    backward): the kernel reads the distinct heads (`hespas_py.estimate.fusion.attention` folds
+    backward): the kernel reads the distinct heads (`hespas_py.estimators.fusion.attention` folds
     the repeat)."""
     c = plan.c
     if plan.cp > 1:
