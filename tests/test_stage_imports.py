@@ -119,3 +119,65 @@ def test_no_stage_starts_the_cli_in_a_child_process():
         for node in ast.walk(ast.parse(path.read_text(), str(path))):
             if isinstance(node, ast.Constant) and isinstance(node.value, str):
                 assert not ("import" in node.value and "hespas_py.cli" in node.value), path
+
+
+def _module_of(name: str, root: Path = PACKAGE) -> Path | None:
+    """The file of module ``hespas_py.<...>`` (a package's ``__init__.py``), or None."""
+    path = root.parent.joinpath(*name.split("."))
+    for candidate in (path.with_suffix(".py"), path / "__init__.py"):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def _imported_modules(path: Path, root: Path = PACKAGE) -> set[Path]:
+    """Files of every hespas_py module the file imports, at module level or inside functions
+    (``from package import module`` counts as the module)."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith(root.name):
+            names = [f"{node.module}.{alias.name}" if _module_of(f"{node.module}.{alias.name}",
+                                                                 root) else node.module
+                     for alias in node.names]
+        else:
+            continue
+        found.update(m for n in names if n.startswith(root.name) and (m := _module_of(n, root)))
+    return found - {path}
+
+
+def _cycles(paths, root: Path = PACKAGE) -> list[list[str]]:
+    """Import cycles among the files of one package (stage), each as the files around it."""
+    graph = {p: {m for m in _imported_modules(p, root) if _unit(m, root) == _unit(p, root)}
+             for p in paths}
+    cycles, done, stack = [], set(), []
+
+    def visit(path: Path) -> None:
+        stack.append(path)
+        for target in sorted(graph.get(path, ())):
+            if target in stack:
+                cycles.append([str(p.relative_to(root.parent))
+                               for p in stack[stack.index(target):]])
+            elif target not in done:
+                visit(target)
+        stack.pop()
+        done.add(path)
+
+    for path in sorted(graph):
+        if path not in done:
+            visit(path)
+    return cycles
+
+
+def test_no_import_cycle_among_a_packages_files():
+    assert _cycles(sorted(PACKAGE.rglob("*.py"))) == []
+
+
+def test_the_scan_finds_a_cycle_through_a_function_level_import(tmp_path):
+    root = tmp_path / "hespas_py"
+    (root / "split").mkdir(parents=True)
+    (root / "split" / "a.py").write_text("from hespas_py.split.b import f\n")
+    (root / "split" / "b.py").write_text("def f():\n    from hespas_py.split import a\n")
+    assert _cycles(sorted(root.rglob("*.py")), root) == [
+        ["hespas_py/split/a.py", "hespas_py/split/b.py"]]

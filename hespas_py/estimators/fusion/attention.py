@@ -36,16 +36,14 @@ from __future__ import annotations
 import dataclasses
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable, Iterable
+from collections.abc import Callable, Iterable
 
 from hespas_py.estimators.base import CAUSAL_FRACTION
-from hespas_py.estimators.fusion.axes import KEY, ScoreAxes, dot_numbers, elements
+from hespas_py.estimators.fusion.axes import KEY, ScoreAxes, dot_numbers
+from hespas_py.estimators.fusion.dataflow import Dataflow
 from hespas_py.estimators.fusion.kernel import FLASH_BACKWARD, FLASH_FORWARD, Kernel
 from hespas_py.estimators.fusion.scope import OpClass
 from hespas_py.mlir.ops import Op, TensorType
-
-if TYPE_CHECKING:
-    from hespas_py.estimators.fusion.planner import Planner
 
 #: Bytes per row of the logsumexp a flash forward saves for its backward (f32).
 _LSE_BYTES = 4
@@ -102,7 +100,7 @@ def flash_kernel(kernel: Kernel, pattern: Pattern) -> Kernel:
 class FlashPlan:
     """The flash kernels of one scope (`find`) and the producers they absorb."""
 
-    def __init__(self, planner: Planner) -> None:
+    def __init__(self, planner: Dataflow) -> None:
         self.planner = planner
         self._free: dict[int, tuple[bool, bool]] = {}
         self.patterns = find(planner, self.mask)
@@ -134,7 +132,7 @@ class FlashPlan:
             ordered = node.op.short_name == "compare" and (
                 node.op.attrs.get("comparison_direction") in _ORDERING)
             for key in node.inputs:
-                if key in planner.scope.constants or elements(planner, key) == 1:
+                if key in planner.scope.constants or planner.elements(key) == 1:
                     continue  # a constant, or a scalar the kernel takes as an argument
                 producer = planner.producer.get(key)
                 inner = self.mask(producer, depth + 1) if producer is not None else (False, False)
@@ -151,7 +149,7 @@ class FlashPlan:
 MaskTest = Callable[[int], tuple[bool, bool]]
 
 
-def find(planner: Planner, mask: MaskTest) -> list[Pattern]:
+def find(planner: Dataflow, mask: MaskTest) -> list[Pattern]:
     """The flash kernels of ``planner``'s scope (see the module docstring), in region order."""
     regions = [_grow(planner, s) for s, node in enumerate(planner.nodes) if _score_dot(node.op)]
     sinks = {t for region in regions for t in region.sinks}  # a P v dot is no source of scores
@@ -189,7 +187,7 @@ def _score_dot(op: Op) -> bool:
             and bool(_free(op, 0)) and bool(_free(op, 1)))
 
 
-def _grow(planner: Planner, s: int) -> _Region:
+def _grow(planner: Dataflow, s: int) -> _Region:
     """The region reachable from source ``s``; not valid when a score-shaped value escapes it."""
     nodes = planner.nodes
     op = nodes[s].op
@@ -201,13 +199,13 @@ def _grow(planner: Planner, s: int) -> _Region:
     while stack:
         n = stack.pop()
         for key in nodes[n].outputs:
-            if key in planner.outputs and elements(planner, key) == score:
+            if key in planner.outputs and planner.elements(key) == score:
                 region.valid = False
             for user in planner.users.get(key, ()):
                 if user in region.members:
                     continue
                 unode = nodes[user]
-                out = [elements(planner, k) for k in unode.outputs]
+                out = [planner.elements(k) for k in unode.outputs]
                 if unode.op.short_name == "dot_general":
                     region.valid = region.valid and score not in out
                     region.sinks.add(user)
@@ -218,7 +216,7 @@ def _grow(planner: Planner, s: int) -> _Region:
                     if len(region.members) > _MAX_REGION:
                         region.valid = False
                         return region
-                elif elements(planner, key) == score:
+                elif planner.elements(key) == score:
                     region.valid = False
     return region
 
@@ -237,7 +235,7 @@ def _merged(regions: list[_Region]) -> list[_Region]:
     return [m for m in merged if m.valid]
 
 
-def _reachable(planner: Planner, starts: Iterable[int], within: set[int],
+def _reachable(planner: Dataflow, starts: Iterable[int], within: set[int],
                forward: bool) -> set[int]:
     """Nodes of ``within`` reachable from ``starts`` along (or against) the dataflow, the starts
     included."""
@@ -257,7 +255,7 @@ def _reachable(planner: Planner, starts: Iterable[int], within: set[int],
     return seen
 
 
-def _reduces(planner: Planner, region: _Region, body: str) -> list[int]:
+def _reduces(planner: Dataflow, region: _Region, body: str) -> list[int]:
     """Reductions in the region of a score-shaped value whose computation is ``body``."""
     found = []
     for n in region.members:
@@ -269,12 +267,12 @@ def _reduces(planner: Planner, region: _Region, body: str) -> list[int]:
     return found
 
 
-def _kernels(planner: Planner, region: _Region, mask: MaskTest) -> list[Pattern]:
+def _kernels(planner: Dataflow, region: _Region, mask: MaskTest) -> list[Pattern]:
     """The forward and backward flash kernels of a region, or none when it is not attention."""
     maxes = _reduces(planner, region, "maximum")
     if not maxes or not _reduces(planner, region, "add") or not any(
             planner.nodes[n].op.short_name == "exponential"
-            and elements(planner, planner.nodes[n].outputs[0]) == region.score
+            and planner.elements(planner.nodes[n].outputs[0]) == region.score
             for n in region.members):
         return []
     reach = {s: _reachable(planner, [s], region.members, True) for s in region.sources}
@@ -327,7 +325,7 @@ def _d_out(dp: Op, queries: int) -> TensorType:
     return dp.operand_types[0 if lhs == queries else 1]
 
 
-def _causal(planner: Planner, region: _Region, mask: MaskTest) -> bool:
+def _causal(planner: Dataflow, region: _Region, mask: MaskTest) -> bool:
     """Whether a mask the region reads is computed from iotas with an ordering comparison."""
     for n in region.members:
         for key in planner.nodes[n].inputs:

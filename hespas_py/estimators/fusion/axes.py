@@ -4,22 +4,12 @@ softmax reduces over it), so that a dot consuming scores can be told to contract
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from hespas_py.estimators.costs import op_work
+from hespas_py.estimators.fusion.dataflow import Dataflow
 from hespas_py.mlir.ops import Op, TensorType
-
-if TYPE_CHECKING:
-    from hespas_py.estimators.fusion.planner import Planner
 
 #: Labels of a score dimension.
 KEY, OTHER = "key", "other"
-
-
-def elements(planner: Planner, key: int) -> int:
-    """Elements of the value ``key`` (0 when its type is unknown)."""
-    vtype = planner.scope.types.get(key)
-    return vtype.num_elements if vtype is not None else 0
 
 
 def dot_numbers(op: Op) -> dict[str, tuple[int, ...]]:
@@ -50,7 +40,7 @@ class ScoreAxes:
     as others; a broadcast of row statistics marks the dimensions it expands as keys.
     """
 
-    def __init__(self, planner: Planner, members: set[int], score: int) -> None:
+    def __init__(self, planner: Dataflow, members: set[int], score: int) -> None:
         self.planner = planner
         self.members = members
         self.score = score
@@ -76,7 +66,7 @@ class ScoreAxes:
 
     # -- building
     def _scored(self, key: int) -> bool:
-        return elements(self.planner, key) == self.score
+        return self.planner.elements(key) == self.score
 
     def _slot(self, key: int, view: TensorType, dim: int) -> tuple[int, int] | None:
         """The union-find element of dimension ``dim`` of value ``key`` seen as ``view``."""

@@ -3,10 +3,7 @@ for them (the memory analysis of XLA:CPU programs, `hespas_py.memory.backend`)."
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from hespas_py.estimators.fusion.planner import Planner
+from hespas_py.estimators.fusion.kernel_groups import Grouping
 
 #: Elementwise ops XLA:CPU's instruction fusion counts expensive on real numbers
 #: (``CpuInstructionFusion::IsExpensive``, xla/service/cpu/cpu_instruction_fusion.cc), for
@@ -20,7 +17,7 @@ _EXPENSIVE = frozenset({
 _EXPENSIVE_IF_FLOAT = frozenset({"divide", "remainder"})
 
 
-def dot_convert(planner: Planner, i: int) -> bool:
+def dot_convert(planner: Grouping, i: int) -> bool:
     """Whether node ``i`` converts to f32 the result of a 16-bit dot that nothing else
     reads."""
     op = planner.nodes[i].op
@@ -32,7 +29,7 @@ def dot_convert(planner: Planner, i: int) -> bool:
         and planner.consumers(producer) == [i]
 
 
-def reused_expensive(planner: Planner, i: int) -> bool:
+def reused_expensive(planner: Grouping, i: int) -> bool:
     """Whether node ``i`` is expensive and a kernel that reads it reads each of its elements
     many times (through a ``broadcast`` that grows it, in the reading kernel)."""
     op = planner.nodes[i].op

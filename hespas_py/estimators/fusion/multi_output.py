@@ -9,88 +9,70 @@ joins the first sibling group it can, largest shared values first.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from hespas_py.dag import Dag
 from hespas_py.estimators.fusion.kernel import Kind
+from hespas_py.estimators.fusion.kernel_groups import Grouping
 from hespas_py.estimators.fusion.scope import IN_PLACE, OpClass
-
-if TYPE_CHECKING:
-    from hespas_py.estimators.fusion.planner import Planner
 
 #: Sibling kernels merge only around a shared value at least this large (XLA merges siblings to
 #: save reads; for tiny values the extra kernel inputs are not worth it).
 MIN_SHARED_BYTES = 1 << 16
 
 
-def merge_siblings(planner: Planner) -> None:
-    """Merge ``planner``'s sibling kernels (see the module docstring)."""
-    shared = [k for k in planner.users if planner.nbytes(k) >= MIN_SHARED_BYTES]
+def merge_siblings(kernels: Grouping) -> None:
+    """Merge the sibling kernels of ``kernels`` (see the module docstring)."""
+    shared = [k for k in kernels.users if kernels.nbytes(k) >= MIN_SHARED_BYTES]
     dag = None  # the kernel DAG, built when a first value has two candidate kernels
-    for key in sorted(shared, key=lambda k: -planner.nbytes(k)):
-        candidates = {g for g in planner.reader_groups(key)
-                      if planner.groups[g].kind in (Kind.LOOP, Kind.REDUCTION)}
-        writer = planner.writer_group(key)
-        if writer is not None and planner.groups[writer].kind is Kind.LOOP:
+    for key in sorted(shared, key=lambda k: -kernels.nbytes(k)):
+        candidates = {g for g in kernels.reader_groups(key)
+                      if kernels.groups[g].kind in (Kind.LOOP, Kind.REDUCTION)}
+        writer = kernels.writer_group(key)
+        if writer is not None and kernels.groups[writer].kind is Kind.LOOP:
             candidates.add(writer)
         if len(candidates) < 2:
             continue
         if dag is None:
-            dag = Dag(len(planner.groups), planner.kernel_edges())
+            dag = Dag(len(kernels.groups), kernels.kernel_edges())
         by_space: dict[int, list[int]] = {}
         for g in sorted(candidates):
-            by_space.setdefault(_iteration_space(planner, g), []).append(g)
+            by_space.setdefault(_iteration_space(kernels, g), []).append(g)
         for groups in by_space.values():
             merged: list[int] = []
             for g in groups:
-                base = next((b for b in merged if _can_merge(planner, dag, b, g)), None)
+                base = next((b for b in merged if _can_merge(kernels, dag, b, g)), None)
                 if base is None:
                     merged.append(g)
                 else:
-                    _merge(planner, dag, base, g)
+                    kernels.merge(base, g)
+                    dag.merge(base, g)
 
 
-def _elements(planner: Planner, key: int) -> int:
-    vtype = planner.scope.types.get(key)
-    return vtype.num_elements if vtype is not None else 0
-
-
-def _iteration_space(planner: Planner, g: int) -> int:
+def _iteration_space(kernels: Grouping, g: int) -> int:
     """Elements a kernel iterates over: a reduction's input, else its largest result."""
     best = 0
-    for m in planner.groups[g].members:
-        node = planner.nodes[m]
+    for m in kernels.groups[g].members:
+        node = kernels.nodes[m]
         if node.cls is OpClass.REDUCE:
-            return _elements(planner, node.inputs[0])
+            return kernels.elements(node.inputs[0])
         if node.op.short_name in IN_PLACE:  # iterates over its update
-            best = max(best, _elements(planner, node.inputs[1]))
+            best = max(best, kernels.elements(node.inputs[1]))
             continue
-        best = max([best, *(_elements(planner, k) for k in node.outputs)])
+        best = max([best, *(kernels.elements(k) for k in node.outputs)])
     return best
 
 
-def _can_merge(planner: Planner, dag: Dag, a: int, b: int) -> bool:
+def _can_merge(kernels: Grouping, dag: Dag, a: int, b: int) -> bool:
     """No path between a and b through a third kernel (merging would make a cycle), and
     neither uses a reduction result of the other (`_reads_reduction_of`)."""
     return not (dag.reaches_via_other(a, b) or dag.reaches_via_other(b, a)
-                or _reads_reduction_of(planner, dag, a, b)
-                or _reads_reduction_of(planner, dag, b, a))
+                or _reads_reduction_of(kernels, dag, a, b)
+                or _reads_reduction_of(kernels, dag, b, a))
 
 
-def _reads_reduction_of(planner: Planner, dag: Dag, src: int, dst: int) -> bool:
+def _reads_reduction_of(kernels: Grouping, dag: Dag, src: int, dst: int) -> bool:
     """Whether kernel ``dst`` reads a result of reduction kernel ``src``. XLA never fuses a
     reduce into a consumer (it is not loop-fusible; the reduction emitters write it as a
     fusion root), so a kernel cannot both compute a reduction and use its result. Not
     modelled: Triton normalization fusions (``SoftmaxRewriterTriton``), which may."""
-    return planner.groups[src].kind is Kind.REDUCTION and dst in dag.succ[src]
+    return kernels.groups[src].kind is Kind.REDUCTION and dst in dag.succ[src]
 
-
-def _merge(planner: Planner, dag: Dag, keep: int, drop: int) -> None:
-    kept, dropped = planner.groups[keep], planner.groups[drop]
-    if dropped.kind is Kind.REDUCTION:
-        kept.kind = Kind.REDUCTION
-    for m in dropped.members:
-        planner.node_groups[m].discard(drop)
-        planner.join(keep, m)
-    dropped.members.clear()  # a merged-away group has no members
-    dag.merge(keep, drop)

@@ -36,14 +36,10 @@ ops (``use_cost_model_to_evaluate_fusions``); the match is structural here.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from hespas_py.estimators.costs import ELEMENTWISE_OPS
+from hespas_py.estimators.fusion.dataflow import Dataflow
 from hespas_py.estimators.fusion.scope import OpClass
 from hespas_py.mlir.ops import Op
-
-if TYPE_CHECKING:
-    from hespas_py.estimators.fusion.planner import Planner
 
 #: Most elements a Triton tensor may hold (``kMaxTensorNumElements``).
 MAX_TILE_ELEMENTS = 1 << 20
@@ -79,7 +75,7 @@ def reduces_last(op: Op) -> bool:
 class _Matcher:
     """Diamond matching over one planner's nodes."""
 
-    def __init__(self, planner: Planner, taken: set[int]) -> None:
+    def __init__(self, planner: Dataflow, taken: set[int]) -> None:
         self.p = planner
         self.taken = taken  # nodes already in a kernel (flash attention)
 
@@ -155,7 +151,7 @@ class _Matcher:
         return source, {r, b, d, *chain_b, *chain_d, *chain_in, *chain_root}
 
 
-def normalization_kernels(planner: Planner, taken: set[int]) -> list[set[int]]:
+def normalization_kernels(planner: Dataflow, taken: set[int]) -> list[set[int]]:
     """Node sets of the scope's Triton normalization kernels (chained diamonds merged, unary
     consumers of the last root taken), none of them in ``taken``."""
     if not any(node.cls is OpClass.REDUCE and reduces_last(node.op) for node in planner.nodes):

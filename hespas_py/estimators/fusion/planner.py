@@ -3,13 +3,13 @@ multi-output fusion; see the package docstring for the rules and their XLA sourc
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Collection, Iterator
+from collections.abc import Collection
 
 from hespas_py.estimators.fusion.attention import FlashPlan
 from hespas_py.estimators.fusion.convolution import CONV_FORWARD, conv_kind
 from hespas_py.estimators.fusion.cpu_fusion import dot_convert, reused_expensive
 from hespas_py.estimators.fusion.kernel import Kind
+from hespas_py.estimators.fusion.kernel_groups import Group, Grouping
 from hespas_py.estimators.fusion.multi_output import merge_siblings
 from hespas_py.estimators.fusion.normalization import normalization_kernels
 from hespas_py.estimators.fusion.rules import FusionPasses, GpuRules
@@ -71,42 +71,21 @@ def _leading_dynamic_slice(op: Op) -> bool:
             and all(t.dtype in _SLICE_INDEX_TYPES for t in op.operand_types[1:]))
 
 
-@dataclass(slots=True)
-class _Group:
-    """One kernel being formed."""
-
-    kind: Kind
-    members: set[int] = field(default_factory=set)  # node indices
-    inputs: set[int] = field(default_factory=set)   # keys its members read
-    produced: set[int] = field(default_factory=set)  # keys its members define
-
-
 def _loop_fusible(node: Node) -> bool:
     """Whether ``node`` may fuse into the kernels that read it (a loop-class op, not in place)."""
     return node.cls is OpClass.LOOP and node.op.short_name not in IN_PLACE
 
 
-class Planner:
+class Planner(Grouping):
     """Groups one scope's nodes into kernels and counts their traffic."""
 
     def __init__(self, scope: Scope, outputs: Collection[int], fused_attention: bool = False,
                  rules: GpuRules = GpuRules(), passes: FusionPasses = FusionPasses()) -> None:
         """``rules``: XLA:GPU's rewrites that apply; ``passes``: another compiler's fusion
         (XLA:GPU's by default)."""
-        self.scope = scope
+        super().__init__(scope, outputs, passes.barriers)
         self.rules = rules
         self.passes = passes
-        self.nodes = scope.nodes
-        self.outputs = set(outputs)
-        self.producer: dict[int, int] = {}
-        self.users: dict[int, list[int]] = {}
-        for i, node in enumerate(self.nodes):
-            for key in node.outputs:
-                self.producer[key] = i
-            for key in dict.fromkeys(node.inputs):
-                self.users.setdefault(key, []).append(i)
-        self.groups: list[_Group] = []
-        self.node_groups: list[set[int]] = [set() for _ in self.nodes]
         self.prologue: set[int] = set()  # nodes folded into a dot/convolution operand
         self._read_costs: dict[int, int] = {}
         #: The scope's flash-attention kernels, when attention is fused (`attention`).
@@ -118,7 +97,7 @@ class Planner:
         passes = self.passes
         for pattern in self.flash.patterns if self.flash is not None else ():
             self.flash.groups[len(self.groups)] = pattern
-            self.groups.append(_Group(Kind.ATTENTION))
+            self.groups.append(Group(Kind.ATTENTION))
             for i in sorted(pattern.members):
                 self.join(len(self.groups) - 1, i)
         normalizations: list[int] = []
@@ -126,7 +105,7 @@ class Planner:
             flash = {i for i, groups in enumerate(self.node_groups) if groups}
             for members in normalization_kernels(self, flash):
                 normalizations.append(len(self.groups))
-                self.groups.append(_Group(Kind.REDUCTION))
+                self.groups.append(Group(Kind.REDUCTION))
                 for i in sorted(members):
                     self.join(len(self.groups) - 1, i)
         for i in reversed(range(len(self.nodes))):
@@ -144,17 +123,6 @@ class Planner:
             self._recompute_in_consumers(g)
         if passes.multi_output:
             merge_siblings(self)
-
-    def consumers(self, i: int) -> list[int] | None:
-        """Consumer nodes of node i's results; None when a result leaves the scope, is unused,
-        or is an operand of a barrier the compiler keeps (`FusionPasses.barriers`)."""
-        consumers: list[int] = []
-        for key in self.nodes[i].outputs:
-            if key in self.outputs or key not in self.users or (
-                    self.passes.barriers and key in self.scope.barrier_operands):
-                return None
-            consumers.extend(self.users[key])
-        return consumers
 
     def _fuse_into_consumers(self, i: int) -> bool:
         consumers = self.consumers(i)
@@ -338,57 +306,5 @@ class Planner:
         return False
 
     def _new_group(self, i: int, kind: Kind) -> None:
-        self.groups.append(_Group(kind))
+        self.groups.append(Group(kind))
         self.join(len(self.groups) - 1, i)
-
-    def join(self, g: int, i: int) -> None:
-        """Put node ``i`` in kernel ``g``."""
-        group, node = self.groups[g], self.nodes[i]
-        group.members.add(i)
-        group.inputs.update(k for k in node.inputs if k not in self.scope.folded)
-        group.produced.update(node.outputs)
-        self.node_groups[i].add(g)
-
-    # -- traffic accounting
-    def nbytes(self, key: int) -> int:
-        """Bytes of the value ``key`` (0 when its type is unknown)."""
-        vtype = self.scope.types.get(key)
-        return vtype.nbytes if vtype is not None else 0
-
-    def writer_group(self, key: int) -> int | None:
-        """The kernel that computes ``key`` (None for a scope input)."""
-        node = self.producer.get(key)
-        if node is None or not self.node_groups[node]:
-            return None
-        return min(self.node_groups[node])
-
-    def kernel_edges(self) -> Iterator[tuple[int, int]]:
-        """Edges (writer kernel, reader kernel) of the kernel graph: for every value crossing a
-        kernel boundary, and, where the compiler keeps barriers (`FusionPasses.barriers`), from
-        the writer of each barrier operand to every kernel reading a result of the barrier
-        (`Node.after`)."""
-        for key in self.users:
-            writer = self.writer_group(key)
-            if writer is not None:
-                for g in self.reader_groups(key) - {writer}:
-                    yield writer, g
-        if self.passes.barriers:
-            for i, node in enumerate(self.nodes):
-                for key in node.after:
-                    writer = self.writer_group(key)
-                    if writer is not None:
-                        yield from ((writer, g) for g in self.node_groups[i] if g != writer)
-
-    def reader_groups(self, key: int) -> set[int]:
-        """Kernels that read ``key`` from memory (they consume it but do not compute it)."""
-        node = self.producer.get(key)
-        readers: set[int] = set()
-        for user in self.users.get(key, ()):
-            for g in self.node_groups[user]:
-                if node is None or node not in self.groups[g].members:
-                    readers.add(g)
-        return readers
-
-    def materialized(self, key: int) -> bool:
-        """Whether ``key`` is written to memory (read after the scope or by another kernel)."""
-        return key in self.outputs or bool(self.reader_groups(key))
