@@ -35,8 +35,8 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from dataclasses import dataclass
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 
 from hespas_py.estimators.base import CAUSAL_FRACTION
 from hespas_py.estimators.fusion.axes import KEY, ScoreAxes, dot_numbers

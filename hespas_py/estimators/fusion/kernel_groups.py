@@ -3,8 +3,8 @@ them."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from collections.abc import Collection, Iterator
+from dataclasses import dataclass, field
 
 from hespas_py.estimators.fusion.dataflow import Dataflow
 from hespas_py.estimators.fusion.kernel import Kind
