@@ -9,7 +9,7 @@ collectives in the same order, and at each the groups they name partition the ma
 groups of one size, `hespas_py.sim.symmetry`), every NPU is replayed, compute and sends/receives
 as the full simulation runs them, while a collective finishes for all members of its group a
 fixed time after the last of them issued it: its duration simulated once, alone on the whole
-machine (`hespas_py.sim.replicate.CollectiveTimes`; a duration that differs between NPUs there
+machine (`hespas_py.sim.collective_times.CollectiveTimes`; a duration that differs between NPUs there
 falls back to the full simulation). Where the members issue a collective at different ticks the
 full simulation lets the early ones start sending, so the collective can end there up to that
 skew sooner; `SimResult.timed_collectives` marks a run made this way.
@@ -20,10 +20,10 @@ from __future__ import annotations
 from typing import Mapping, Sequence
 
 from hespas_py.chakra.schema import NodeType
+from hespas_py.sim.collective_times import CollectiveTimes
+from hespas_py.sim.columns import of_traces
 from hespas_py.sim.machine import NetworkConfig, SystemConfig
 from hespas_py.sim.network import EventQueue, Network
-from hespas_py.sim.columns import of_traces
-from hespas_py.sim.replicate import CollectiveTimes
 from hespas_py.sim.result import SimResult
 from hespas_py.sim.symmetry import group_layouts
 from hespas_py.sim.system import CommGroup, Sys
@@ -111,7 +111,7 @@ def run_gang(traces: Sequence[Trace], plan: tuple[list[Trace], list[dict[int, in
              system: SystemConfig, network: NetworkConfig,
              groups: Mapping[int, tuple[int, ...]]) -> SimResult:
     """Replay every NPU with its collectives timed once (`gang_plan`'s ``plan``; raises
-    `hespas_py.sim.replicate.NotSymmetric` when a collective's duration differs between NPUs)."""
+    `hespas_py.sim.collective_times.NotSymmetric` when a collective's duration differs between NPUs)."""
     from hespas_py.sim.prefetch import prefetch
 
     alone, ordinals, layouts = plan
