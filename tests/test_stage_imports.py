@@ -14,12 +14,13 @@ import pytest
 PACKAGE = Path(__file__).resolve().parents[1] / "hespas_py"
 
 #: Packages and top-level modules in data-flow order; each may import only those before it and
-#: the shared modules. ``hardware`` describes the machine every later stage models; ``export``
+#: the shared modules. ``hardware`` describes the machine every later stage models; ``kernels``
+#: plans the kernels XLA would launch (memory and the estimators share its plan); ``export``
 #: reads StableHLO back through ``mlir``; ``pipeline``, ``sweep``, ``accuracy`` and ``cli`` wire
 #: the stages up (``run`` builds every entry point's run), ``calibrate`` writes node presets
 #: from measurements, the CLI last.
-ORDER = ("hardware", "mlir", "export", "split", "estimators", "memory", "chakra", "sim",
-         "pipeline", "run", "sweep", "search", "accuracy", "calibrate", "api", "cli")
+ORDER = ("hardware", "mlir", "export", "split", "kernels", "estimators", "memory", "chakra",
+         "sim", "pipeline", "run", "sweep", "search", "accuracy", "calibrate", "api", "cli")
 #: Modules every stage may use; they import no stage themselves.
 SHARED = ("errors", "fast_init", "forking", "gc_pause", "resources", "dag", "plotting",
           "jaxcompat", "checks", "units", "output_dir")

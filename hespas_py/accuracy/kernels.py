@@ -3,7 +3,7 @@
 A measured program ships with XLA's optimized HLO (``CASE.xla_opt.txt.gz``: the kernels XLA
 really formed, the cuBLAS/cuDNN calls it made) and a per-kernel profile (``CASE.kernels.csv``:
 ``hlo_op,kernel,launches_per_step,us_per_step``, per HLO op of that module and kernel name).
-Each profiled kernel gets a class (`hespas_py.estimators.fusion.classes`) from the HLO instruction
+Each profiled kernel gets a class (`hespas_py.kernels.classes`) from the HLO instruction
 it ran for, or, for a library kernel launched inside a command buffer, from its kernel name.
 Each planned kernel of the fused roofline gets its class the same way from its ops. The step time
 left over by the profile's kernels is the GPU's idle time (``idle``): the host's dispatch of the
@@ -31,11 +31,24 @@ from hespas_py.errors import HespasError
 from hespas_py.estimators.base import get_estimator
 from hespas_py.estimators.dispatch import entry_buffers
 from hespas_py.estimators.fused_roofline import FusedRoofline
-from hespas_py.estimators.fusion.classes import (CLASSES, COPY, ELEMENTWISE, GATHER, GEMM, OTHER,
-                                               REDUCE_WINDOW, REDUCTION, SCATTER, kernel_class)
-from hespas_py.estimators.fusion.convolution import (CONV_BACKWARD_FILTER, CONV_BACKWARD_INPUT,
-                                                   CONV_FORWARD)
-from hespas_py.estimators.fusion.kernel import FLASH_BACKWARD, FLASH_FORWARD
+from hespas_py.kernels.classes import (
+    CLASSES,
+    COPY,
+    ELEMENTWISE,
+    GATHER,
+    GEMM,
+    OTHER,
+    REDUCE_WINDOW,
+    REDUCTION,
+    SCATTER,
+    kernel_class,
+)
+from hespas_py.kernels.convolution import (
+    CONV_BACKWARD_FILTER,
+    CONV_BACKWARD_INPUT,
+    CONV_FORWARD,
+)
+from hespas_py.kernels.kernel import FLASH_BACKWARD, FLASH_FORWARD
 from hespas_py.mlir.reader import load_module
 from hespas_py.resources import shipped
 from hespas_py.run import node_hardware

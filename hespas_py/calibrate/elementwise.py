@@ -1,5 +1,5 @@
 """Elementwise and transcendental ops: the cost per element the vector units take ->
-``vector_efficiency`` (how fast the preset's op weights run, `hespas_py.estimators.fusion.op_cycles`).
+``vector_efficiency`` (how fast the preset's op weights run, `hespas_py.kernels.op_cycles`).
 
 One f32 op per case, applied R times in a row to every element of an array inside one XLA loop
 kernel (elementwise ops fuse), so the kernel is compute-bound: ``exponential``, ``sine``,
@@ -12,7 +12,7 @@ is milliseconds of arithmetic; timed by `timing.steady_seconds`.
 
 Figure: the model's compute time of a case is R x elements x (cycles of the op + cycles of its
 helper op) / ``vector_flops``, with the cycles of the preset's op profile (``vector_op_cycles``;
-without one, one FLOP per element, as `hespas_py.estimators.costs` counts); the measured compute
+without one, one FLOP per element, as `hespas_py.kernels.costs` counts); the measured compute
 time is the time less launch and non-overlapped memory (`model.compute_seconds`). The ratio,
 model over measured, is each op's vector efficiency; the preset gets their median. Each op's
 measured cycles per element are kept beside the profile's.
@@ -23,7 +23,13 @@ from __future__ import annotations
 import statistics
 from typing import Any, Callable
 
-from hespas_py.calibrate.model import Context, Measured, Observation, compute_seconds, share
+from hespas_py.calibrate.model import (
+    Context,
+    Measured,
+    Observation,
+    compute_seconds,
+    share,
+)
 from hespas_py.calibrate.timing import Budget
 from hespas_py.hardware import Hardware
 
@@ -88,7 +94,7 @@ def measure(budget: Budget, reference: Hardware, tick: Callable[[str], None]) ->
 
 def model_cycles(case: dict[str, Any], ctx: Context) -> int:
     """Cycles per element and step the estimator charges a case (op + helper)."""
-    from hespas_py.estimators.fusion.op_cycles import PROFILES, cycles
+    from hespas_py.kernels.op_cycles import PROFILES, cycles
 
     profile = PROFILES.get(ctx.params.vector_op_cycles or "")
     ops = [case["op"]] + ([case["helper"]] if case["helper"] else [])

@@ -17,17 +17,6 @@ from hespas_py.hardware import Hardware
 from hespas_py.split.blocks import Block, BlockGraph
 
 
-#: `OpCost.name` of the rows of flash-attention kernels (``fused_roofline``), forward and backward.
-FLASH_FORWARD = "flash_attention"
-FLASH_BACKWARD = "flash_attention_bwd"
-#: Share of a causal attention's score blocks a flash kernel computes. FlashAttention-2 skips
-#: every block whose column indices all exceed its row indices, "approximately half of the blocks
-#: for large sequence length" (Dao 2023, arXiv:2307.08691, §3.1.1), and flash-attention's
-#: benchmark counts causal FLOPs as half the full count (benchmarks/benchmark_flash_attention.py);
-#: the efficiencies of the node presets were measured with that count.
-CAUSAL_FRACTION = 0.5
-
-
 @dataclass(frozen=True, slots=True)
 class OpCost:
     """The cost of one op inside a block.

@@ -1,6 +1,6 @@
 """The fused roofline: a roofline per *kernel* XLA would launch, not per op.
 
-`fusion.plan_kernels` (the `hespas_py.estimators.fusion` package) groups a block's ops into the kernels XLA's GPU compiler would emit and
+`fusion.plan_kernels` (the `hespas_py.kernels` package) groups a block's ops into the kernels XLA's GPU compiler would emit and
 counts memory traffic at kernel boundaries only. Each kernel then costs (XLA's GPU performance
 model, ``gpu_performance_model_base``)::
 
@@ -59,7 +59,7 @@ transpose kernel, `fusion.operand_layout`), ``duplication_cone`` (priority fusio
 duplicating a producer with its operand cone) and ``cheap_gpu_math`` (f32/f16 ``exp``, ``sqrt``,
 ``rsqrt``, ``divide`` may be recomputed in several kernels).
 cuBLAS and cuDNN custom calls are GEMM, convolution and flash-attention kernels
-(`hespas_py.estimators.library_calls`).
+(`hespas_py.kernels.library_calls`).
 
 Attention. ``fused_attention`` (default false: XLA's GPU compiler does not rewrite plain attention
 into a flash kernel by default) models the run as using fused attention kernels: each attention
@@ -93,16 +93,24 @@ from typing import Hashable, Mapping
 from hespas_py.errors import HespasError
 from hespas_py.estimators.base import Estimate, OpCost, register
 from hespas_py.estimators.cache import canonical_block_text
-from hespas_py.estimators.fusion import (FLASH_BACKWARD, FLASH_FORWARD, GpuRules, Kernel, Kind,
-                                       SCATTER,
-                                       block_outputs, constant_values, plan_kernels,
-                                       sunk_arguments)
-from hespas_py.estimators.fusion.convolution import channel_efficiency
-from hespas_py.estimators.fusion.op_cycles import PROFILES, vector_work
 from hespas_py.estimators.launch_gaps import with_launch_gaps
 from hespas_py.estimators.loop_rate import loop_elements
 from hespas_py.estimators.roofline import Roofline
 from hespas_py.hardware import Hardware
+from hespas_py.kernels import (
+    FLASH_BACKWARD,
+    FLASH_FORWARD,
+    SCATTER,
+    GpuRules,
+    Kernel,
+    Kind,
+    block_outputs,
+    constant_values,
+    plan_kernels,
+    sunk_arguments,
+)
+from hespas_py.kernels.convolution import channel_efficiency
+from hespas_py.kernels.op_cycles import PROFILES, vector_work
 from hespas_py.mlir.ops import Op
 from hespas_py.split.blocks import Block, BlockGraph
 

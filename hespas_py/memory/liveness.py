@@ -2,7 +2,7 @@
 bytes of them live at once.
 
 A scope (a function body, a ``while`` body or condition, a ``case`` branch) is flattened and fused
-as the ``fused_roofline`` estimator plans it (`hespas_py.estimators.fusion`, with the GPU rewrites
+as the ``fused_roofline`` estimator plans it (`hespas_py.kernels`, with the GPU rewrites
 of the hardware, `GpuRules`, as `hespas_py.memory.analysis.memory_rules` picks them; for XLA:CPU
 with its fusion's differences, `FusionPasses`, below): calls are
 inlined, ``reshape``/``bitcast`` are views of their operand, scalar and splat constants fold into
@@ -66,17 +66,27 @@ import logging
 from typing import Collection, Iterator, Sequence
 
 from hespas_py.dag import Dag
-from hespas_py.estimators.fusion.kernel import Kind
-from hespas_py.estimators.fusion.planner import Planner
-from hespas_py.estimators.fusion.rules import GpuRules
-from hespas_py.estimators.fusion.scope import IN_PLACE, OpClass, Scope
+from hespas_py.kernels.kernel import Kind
+from hespas_py.kernels.planner import Planner
+from hespas_py.kernels.rules import GpuRules
+from hespas_py.kernels.scope import IN_PLACE, OpClass, Scope
 from hespas_py.memory.backend import FAMILY, XLA_GPU, Backend, sliced_state
 from hespas_py.memory.gpu_buffers import added_buffers
-from hespas_py.memory.intervals import (Buffer, Interval, ScopePeak, borrow_output_buffers,
-                                        sweep)
+from hespas_py.memory.intervals import (
+    Buffer,
+    Interval,
+    ScopePeak,
+    borrow_output_buffers,
+    sweep,
+)
 from hespas_py.mlir.ops import DTYPE_BYTES, Op, Region, TensorType
-from hespas_py.split.combine import (DEFAULT_COMBINE, Thresholds, combine_all, pending_entry,
-                                     schedule_merged)
+from hespas_py.split.combine import (
+    DEFAULT_COMBINE,
+    Thresholds,
+    combine_all,
+    pending_entry,
+    schedule_merged,
+)
 
 _log = logging.getLogger(__name__)
 #: Ops whose result is their first operand updated in place (XLA's in-place input/output pairs).

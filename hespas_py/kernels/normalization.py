@@ -36,9 +36,9 @@ ops (``use_cost_model_to_evaluate_fusions``); the match is structural here.
 
 from __future__ import annotations
 
-from hespas_py.estimators.costs import ELEMENTWISE_OPS
-from hespas_py.estimators.fusion.dataflow import Dataflow
-from hespas_py.estimators.fusion.scope import OpClass
+from hespas_py.kernels.costs import ELEMENTWISE_OPS
+from hespas_py.kernels.dataflow import Dataflow
+from hespas_py.kernels.scope import OpClass
 from hespas_py.mlir.ops import Op
 
 #: Most elements a Triton tensor may hold (``kMaxTensorNumElements``).

@@ -25,8 +25,8 @@ from __future__ import annotations
 import math
 from typing import Sequence
 
-from hespas_py.estimators.fusion.kernel import Kind
-from hespas_py.estimators.fusion.planner import Planner
+from hespas_py.kernels.kernel import Kind
+from hespas_py.kernels.planner import Planner
 
 #: Kernels that can write their results in any layout (XLA's loop and reduction emitters).
 _ANY_LAYOUT = (Kind.LOOP, Kind.REDUCTION)

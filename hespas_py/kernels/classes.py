@@ -9,9 +9,12 @@ a reduction (input fusion), an elementwise loop fusion, a scatter, a windowed re
 
 from __future__ import annotations
 
-from hespas_py.estimators.fusion.convolution import (CONV_BACKWARD_FILTER, CONV_BACKWARD_INPUT,
-                                                   CONV_FORWARD)
-from hespas_py.estimators.fusion.kernel import FLASH_BACKWARD, FLASH_FORWARD, Kernel, Kind
+from hespas_py.kernels.convolution import (
+    CONV_BACKWARD_FILTER,
+    CONV_BACKWARD_INPUT,
+    CONV_FORWARD,
+)
+from hespas_py.kernels.kernel import FLASH_BACKWARD, FLASH_FORWARD, Kernel, Kind
 
 GEMM = "gemm"
 REDUCTION = "reduction"

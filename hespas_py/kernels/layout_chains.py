@@ -30,8 +30,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from hespas_py.estimators.fusion.operand_layout import gemm_operands, gemm_readable, operand_pieces
-from hespas_py.estimators.fusion.planner import Planner
+from hespas_py.kernels.operand_layout import (
+    gemm_operands,
+    gemm_readable,
+    operand_pieces,
+)
+from hespas_py.kernels.planner import Planner
 
 #: Ops through which layout assignment carries an operand's layout to their operand 0.
 _LAYOUT_PRESERVING = frozenset({"slice", "dynamic_slice", "dynamic_update_slice"})

@@ -12,7 +12,7 @@ ops per reduced element. ``GpuPerformanceModelBase::ComputeTime`` divides that s
 "FLOPs" per element and a ``multiply`` 3: a softmax's ``exp`` or a rotary embedding's ``sine``
 can make a row kernel compute-bound where one FLOP per element never would.
 
-Other ops (data movement, ``scatter``, ``sort``, ...) keep the work `hespas_py.estimators.costs`
+Other ops (data movement, ``scatter``, ``sort``, ...) keep the work `hespas_py.kernels.costs`
 counts; matrix-unit work is not vector work. The FLOP counts a trace reports are unchanged: this
 weights time only.
 """
@@ -21,8 +21,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from hespas_py.estimators.costs import ELEMENTWISE_OPS, op_work
-from hespas_py.estimators.work import TENSOR
+from hespas_py.kernels.costs import ELEMENTWISE_OPS, op_work
+from hespas_py.kernels.work import TENSOR
 from hespas_py.mlir.ops import Op
 
 #: Cycles per element of an elementwise op absent from a profile (``kDefaultFlopsPerElement``).

@@ -44,7 +44,7 @@ one race-free kernel split into partial reductions (`tree_reduction`), cuDNN's p
 convolution inputs (`convolution.padded_input`), transpose kernels for dot operands stored in a
 layout cuBLAS cannot read (`operand_layout`) and duplication weighed with the operand cone
 (``duplication_cone``). cuBLAS/cuDNN custom calls
-are GEMM, convolution and flash-attention kernels (`hespas_py.estimators.library_calls`); every
+are GEMM, convolution and flash-attention kernels (`hespas_py.kernels.library_calls`); every
 kernel has a class (`classes`) for comparison with GPU profiles.
 
 With ``fused_attention``, attention patterns are planned first, each as one flash-attention
@@ -59,13 +59,18 @@ kernels merged; their kernel DAG is a `hespas_py.dag.Dag`) and `cost` (each plan
 and boundary traffic, nested control flow, and the entry points).
 """
 
-from hespas_py.estimators.fusion.convolution import (CONV_BACKWARD_FILTER, CONV_BACKWARD_INPUT,
-                                                   CONV_FORWARD, conv_channel_padding, conv_kind)
-from hespas_py.estimators.fusion.classes import SCATTER
-from hespas_py.estimators.fusion.cost import block_outputs, plan_kernels
-from hespas_py.estimators.fusion.kernel import FLASH_BACKWARD, FLASH_FORWARD, Kernel, Kind
-from hespas_py.estimators.fusion.rules import GpuRules
-from hespas_py.estimators.fusion.scope import constant_values, sunk_arguments
+from hespas_py.kernels.classes import SCATTER
+from hespas_py.kernels.convolution import (
+                                                   CONV_BACKWARD_FILTER,
+                                                   CONV_BACKWARD_INPUT,
+                                                   CONV_FORWARD,
+                                                   conv_channel_padding,
+                                                   conv_kind,
+)
+from hespas_py.kernels.cost import block_outputs, plan_kernels
+from hespas_py.kernels.kernel import FLASH_BACKWARD, FLASH_FORWARD, Kernel, Kind
+from hespas_py.kernels.rules import GpuRules
+from hespas_py.kernels.scope import constant_values, sunk_arguments
 
 __all__ = ["CONV_BACKWARD_FILTER", "CONV_BACKWARD_INPUT", "CONV_FORWARD", "FLASH_BACKWARD",
            "FLASH_FORWARD", "GpuRules", "Kernel", "Kind", "SCATTER", "block_outputs",

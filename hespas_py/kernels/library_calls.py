@@ -30,7 +30,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from hespas_py.estimators.base import CAUSAL_FRACTION, FLASH_BACKWARD, FLASH_FORWARD
+from hespas_py.kernels.kernel import CAUSAL_FRACTION, FLASH_BACKWARD, FLASH_FORWARD
 from hespas_py.mlir.ops import Op, TensorType
 
 GEMM_TARGETS = ("__cublas$gemm", "__cublas$lt$matmul")

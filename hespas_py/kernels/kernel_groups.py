@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
 
-from hespas_py.estimators.fusion.dataflow import Dataflow
-from hespas_py.estimators.fusion.kernel import Kind
-from hespas_py.estimators.fusion.scope import Scope
+from hespas_py.kernels.dataflow import Dataflow
+from hespas_py.kernels.kernel import Kind
+from hespas_py.kernels.scope import Scope
 
 
 @dataclass(slots=True)

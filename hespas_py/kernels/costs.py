@@ -4,7 +4,7 @@ Every estimator that needs op counts (roofline, fused_roofline, ...) reads them 
 place decides how an op is counted. `op_work` never fails: an op it does not know gets the
 memory-bound fallback (its operands and results cross memory once, no FLOPs) and is flagged.
 This module picks the rule per op and holds all but the linear-algebra rules
-(`hespas_py.estimators.linalg_costs`); the `Work` they return is `hespas_py.estimators.work`'s.
+(`hespas_py.kernels.linalg_costs`); the `Work` they return is `hespas_py.kernels.work`'s.
 
 Conventions (each is one decision, applied everywhere):
 
@@ -21,7 +21,7 @@ Conventions (each is one decision, applied everywhere):
   external operands and results count, however many ops it holds.
 - Units. ``dot``/``dot_general``/``convolution`` run on the tensor unit at the rate of their
   *input* element type, and so do cuBLAS/cuDNN custom calls (GEMMs, convolutions, flash
-  attention: `hespas_py.estimators.library_calls`); everything else (factorizations and FFTs included) runs on the vector
+  attention: `hespas_py.kernels.library_calls`); everything else (factorizations and FFTs included) runs on the vector
   unit.
 - Control flow. ``while`` costs (condition + body) x ``trip_count``; without a static trip count
   the body counts once and a note says so. ``case``/``if`` cost their costliest branch (bytes and
@@ -34,14 +34,27 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-from hespas_py.estimators.library_calls import library_call
-from hespas_py.estimators.linalg_costs import (cholesky_work, convolution_work, dot_work,
-                                             factorization, fft_work, triangular_solve_work)
-from hespas_py.estimators.work import (TENSOR, Work, attr_ints, combine, costliest, fallback,
-                                     io_bytes, kernel_work)
+from hespas_py.kernels.library_calls import library_call
+from hespas_py.kernels.linalg_costs import (
+    cholesky_work,
+    convolution_work,
+    dot_work,
+    factorization,
+    fft_work,
+    triangular_solve_work,
+)
+from hespas_py.kernels.work import (
+    TENSOR,
+    Work,
+    attr_ints,
+    combine,
+    costliest,
+    fallback,
+    io_bytes,
+    kernel_work,
+)
 from hespas_py.mlir.ops import Op, Region, TensorType
 from hespas_py.split.blocks import COLLECTIVES
-
 
 # ----------------------------------------------------------------------------------- regions
 

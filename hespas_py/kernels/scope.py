@@ -17,7 +17,7 @@ import enum
 from dataclasses import dataclass
 from typing import Collection, Iterable, Iterator, Sequence
 
-from hespas_py.estimators.costs import op_work
+from hespas_py.kernels.costs import op_work
 from hespas_py.mlir.ops import Op, TensorType
 from hespas_py.split.blocks import is_collective
 

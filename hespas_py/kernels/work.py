@@ -1,6 +1,6 @@
 """The `Work` record every per-op cost rule returns, and the arithmetic that builds and combines it.
 
-`hespas_py.estimators.costs` states the counting conventions and picks a rule per op; the rules
+`hespas_py.kernels.costs` states the counting conventions and picks a rule per op; the rules
 build their `Work` with `kernel_work` (one kernel: operands read, results written once),
 `combine` (sums over ops, loop trips) and `costliest` (alternative branches), and an op they
 cannot count gets `fallback`.

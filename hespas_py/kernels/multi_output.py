@@ -10,9 +10,9 @@ joins the first sibling group it can, largest shared values first.
 from __future__ import annotations
 
 from hespas_py.dag import Dag
-from hespas_py.estimators.fusion.kernel import Kind
-from hespas_py.estimators.fusion.kernel_groups import Grouping
-from hespas_py.estimators.fusion.scope import IN_PLACE, OpClass
+from hespas_py.kernels.kernel import Kind
+from hespas_py.kernels.kernel_groups import Grouping
+from hespas_py.kernels.scope import IN_PLACE, OpClass
 
 #: Sibling kernels merge only around a shared value at least this large (XLA merges siblings to
 #: save reads; for tiny values the extra kernel inputs are not worth it).

@@ -4,8 +4,8 @@ softmax reduces over it), so that a dot consuming scores can be told to contract
 
 from __future__ import annotations
 
-from hespas_py.estimators.costs import op_work
-from hespas_py.estimators.fusion.dataflow import Dataflow
+from hespas_py.kernels.costs import op_work
+from hespas_py.kernels.dataflow import Dataflow
 from hespas_py.mlir.ops import Op, TensorType
 
 #: Labels of a score dimension.

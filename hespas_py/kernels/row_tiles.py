@@ -34,11 +34,11 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from hespas_py.estimators.fusion.normalization import MAX_BLOCK_REGISTERS, reduces_last
 from hespas_py.hardware.params import ROW_TILE_CLASSES
+from hespas_py.kernels.normalization import MAX_BLOCK_REGISTERS, reduces_last
 
 if TYPE_CHECKING:
-    from hespas_py.estimators.fusion.planner import Planner
+    from hespas_py.kernels.planner import Planner
 
 #: Most elements of a padded Triton tile: the largest power of two within 0.4 of one thread
 #: block's registers (``DoesTileFitInRegisters``).

@@ -5,15 +5,15 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
-from hespas_py.estimators.fusion.attention import FlashPlan
-from hespas_py.estimators.fusion.convolution import CONV_FORWARD, conv_kind
-from hespas_py.estimators.fusion.cpu_fusion import dot_convert, reused_expensive
-from hespas_py.estimators.fusion.kernel import Kind
-from hespas_py.estimators.fusion.kernel_groups import Group, Grouping
-from hespas_py.estimators.fusion.multi_output import merge_siblings
-from hespas_py.estimators.fusion.normalization import normalization_kernels
-from hespas_py.estimators.fusion.rules import FusionPasses, GpuRules
-from hespas_py.estimators.fusion.scope import IN_PLACE, Node, OpClass, Scope
+from hespas_py.kernels.attention import FlashPlan
+from hespas_py.kernels.convolution import CONV_FORWARD, conv_kind
+from hespas_py.kernels.cpu_fusion import dot_convert, reused_expensive
+from hespas_py.kernels.kernel import Kind
+from hespas_py.kernels.kernel_groups import Group, Grouping
+from hespas_py.kernels.multi_output import merge_siblings
+from hespas_py.kernels.normalization import normalization_kernels
+from hespas_py.kernels.rules import FusionPasses, GpuRules
+from hespas_py.kernels.scope import IN_PLACE, Node, OpClass, Scope
 from hespas_py.mlir.ops import Op
 
 #: Ops XLA never duplicates into several consumers (instruction_fusion's IsExpensive, plus ops

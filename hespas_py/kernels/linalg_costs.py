@@ -1,6 +1,6 @@
 """FLOP counts of the linear-algebra ops: contractions (``dot``, ``dot_general``,
 ``convolution``) on the tensor unit, and factorizations, triangular solves and FFTs on the vector
-unit (`hespas_py.estimators.costs` dispatches to them, custom-call solvers included).
+unit (`hespas_py.kernels.costs` dispatches to them, custom-call solvers included).
 
 A contraction's tensor share is of its widest input type, except an f32 contraction whose
 ``precision_config`` lets the compiler reduce precision (every operand ``DEFAULT`` or ``HIGH``,
@@ -17,8 +17,14 @@ import math
 from collections.abc import Callable
 from functools import lru_cache
 
-from hespas_py.estimators.work import (TENSOR, Work, attr_ints, fallback, kernel_work,
-                                     widest_input_dtype)
+from hespas_py.kernels.work import (
+    TENSOR,
+    Work,
+    attr_ints,
+    fallback,
+    kernel_work,
+    widest_input_dtype,
+)
 from hespas_py.mlir.ops import Op, TensorType
 
 #: Dtype of the tensor share of an f32 contraction that may run in reduced precision.

@@ -27,8 +27,8 @@ from __future__ import annotations
 import dataclasses
 import math
 
-from hespas_py.estimators.fusion.classes import REDUCTION
-from hespas_py.estimators.fusion.kernel import Kernel, Kind
+from hespas_py.kernels.classes import REDUCTION
+from hespas_py.kernels.kernel import Kernel, Kind
 from hespas_py.mlir.ops import Op
 
 #: Elements a row reduction reduces race-free (MinThreadsXRowReduction 1024 x tile 16).

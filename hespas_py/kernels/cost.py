@@ -8,22 +8,28 @@ import itertools
 from collections import Counter
 from typing import Collection, Iterator, Sequence
 
-from hespas_py.estimators.costs import op_work
-from hespas_py.estimators.library_calls import LibraryCall, library_call
-from hespas_py.estimators.fusion.attention import flash_kernel
-from hespas_py.estimators.fusion.classes import COPY
-from hespas_py.estimators.fusion.convolution import (conv_channel_padding, conv_channels, conv_kind,
-                                                   dot_mnk, gemm_mnk, padded_input)
-from hespas_py.estimators.fusion.kernel import FLASH_BACKWARD, FLASH_FORWARD, Kernel, Kind
-from hespas_py.estimators.fusion.layout_chains import chain_copies
-from hespas_py.estimators.fusion.operand_layout import layout_copies
-from hespas_py.estimators.fusion.planner import Planner
-from hespas_py.estimators.fusion.row_tiles import spanning_tiles
-from hespas_py.estimators.fusion.rules import GpuRules
-from hespas_py.estimators.fusion.select_and_scatter import expanded_kernels
-from hespas_py.estimators.fusion.tree_reduction import split_kernels
-from hespas_py.estimators.fusion.scope import IN_PLACE, OpClass, Scope
-from hespas_py.estimators.work import TENSOR
+from hespas_py.kernels.attention import flash_kernel
+from hespas_py.kernels.classes import COPY
+from hespas_py.kernels.convolution import (
+    conv_channel_padding,
+    conv_channels,
+    conv_kind,
+    dot_mnk,
+    gemm_mnk,
+    padded_input,
+)
+from hespas_py.kernels.costs import op_work
+from hespas_py.kernels.kernel import FLASH_BACKWARD, FLASH_FORWARD, Kernel, Kind
+from hespas_py.kernels.layout_chains import chain_copies
+from hespas_py.kernels.library_calls import LibraryCall, library_call
+from hespas_py.kernels.operand_layout import layout_copies
+from hespas_py.kernels.planner import Planner
+from hespas_py.kernels.row_tiles import spanning_tiles
+from hespas_py.kernels.rules import GpuRules
+from hespas_py.kernels.scope import IN_PLACE, OpClass, Scope
+from hespas_py.kernels.select_and_scatter import expanded_kernels
+from hespas_py.kernels.tree_reduction import split_kernels
+from hespas_py.kernels.work import TENSOR
 from hespas_py.mlir.ops import Op, Region, TensorType
 from hespas_py.split.blocks import Block
 
@@ -131,7 +137,7 @@ def _copy_kernel(kernel: Kernel, nbytes: int) -> Kernel:
 
 def _library_kernel(kernel: Kernel, call: LibraryCall) -> Kernel:
     """A cuBLAS/cuDNN custom call's kernel: a GEMM (dot or convolution kind) or a flash-attention
-    kernel, with the shape its tensor-unit rate needs (`hespas_py.estimators.library_calls`)."""
+    kernel, with the shape its tensor-unit rate needs (`hespas_py.kernels.library_calls`)."""
     flash = call.kind in (FLASH_FORWARD, FLASH_BACKWARD)
     return dataclasses.replace(
         kernel, kind=Kind.ATTENTION if flash else Kind.GEMM, flops=call.flops,

@@ -3,7 +3,7 @@ for them (the memory analysis of XLA:CPU programs, `hespas_py.memory.backend`)."
 
 from __future__ import annotations
 
-from hespas_py.estimators.fusion.kernel_groups import Grouping
+from hespas_py.kernels.kernel_groups import Grouping
 
 #: Elementwise ops XLA:CPU's instruction fusion counts expensive on real numbers
 #: (``CpuInstructionFusion::IsExpensive``, xla/service/cpu/cpu_instruction_fusion.cc), for

@@ -15,7 +15,7 @@ and four ``s32`` arrays of the pooled shape, a ``memcpy`` of the zero fill and a
   values and ``rank`` index arrays of the source's shape;
 - ``scatter``: read the index arrays and the source, read-modify-write the selected elements.
 
-Its FLOPs stay those of `hespas_py.estimators.costs` (the window selection), on the
+Its FLOPs stay those of `hespas_py.kernels.costs` (the window selection), on the
 ``reduce_window`` kernel.
 """
 
@@ -23,8 +23,8 @@ from __future__ import annotations
 
 import dataclasses
 
-from hespas_py.estimators.fusion.classes import COPY, REDUCE_WINDOW, SCATTER
-from hespas_py.estimators.fusion.kernel import Kernel, Kind
+from hespas_py.kernels.classes import COPY, REDUCE_WINDOW, SCATTER
+from hespas_py.kernels.kernel import Kernel, Kind
 
 #: Bytes of one index XLA's expander writes (``s32``).
 INDEX_BYTES = 4

@@ -5,10 +5,17 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-from hespas_py.estimators.base import FLASH_BACKWARD, FLASH_FORWARD
 from hespas_py.mlir.ops import Op
 
-__all__ = ["FLASH_BACKWARD", "FLASH_FORWARD", "Kernel", "Kind"]
+#: `OpCost.name` of the rows of flash-attention kernels (``fused_roofline``), forward and backward.
+FLASH_FORWARD = "flash_attention"
+FLASH_BACKWARD = "flash_attention_bwd"
+#: Share of a causal attention's score blocks a flash kernel computes. FlashAttention-2 skips
+#: every block whose column indices all exceed its row indices, "approximately half of the blocks
+#: for large sequence length" (Dao 2023, arXiv:2307.08691, §3.1.1), and flash-attention's
+#: benchmark counts causal FLOPs as half the full count (benchmarks/benchmark_flash_attention.py);
+#: the efficiencies of the node presets were measured with that count.
+CAUSAL_FRACTION = 0.5
 
 
 class Kind(enum.Enum):

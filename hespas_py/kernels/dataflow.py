@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
-from hespas_py.estimators.fusion.scope import Scope
+from hespas_py.kernels.scope import Scope
 
 
 class Dataflow:

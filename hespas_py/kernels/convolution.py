@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 from typing import Mapping, Sequence
 
-from hespas_py.estimators.costs import op_work
+from hespas_py.kernels.costs import op_work
 from hespas_py.mlir.ops import Op, TensorType
 
 

@@ -38,11 +38,15 @@ import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from hespas_py.estimators.base import CAUSAL_FRACTION
-from hespas_py.estimators.fusion.axes import KEY, ScoreAxes, dot_numbers
-from hespas_py.estimators.fusion.dataflow import Dataflow
-from hespas_py.estimators.fusion.kernel import FLASH_BACKWARD, FLASH_FORWARD, Kernel
-from hespas_py.estimators.fusion.scope import OpClass
+from hespas_py.kernels.axes import KEY, ScoreAxes, dot_numbers
+from hespas_py.kernels.dataflow import Dataflow
+from hespas_py.kernels.kernel import (
+    CAUSAL_FRACTION,
+    FLASH_BACKWARD,
+    FLASH_FORWARD,
+    Kernel,
+)
+from hespas_py.kernels.scope import OpClass
 from hespas_py.mlir.ops import Op, TensorType
 
 #: Bytes per row of the logsumexp a flash forward saves for its backward (f32).
