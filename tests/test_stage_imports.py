@@ -182,3 +182,16 @@ def test_the_scan_finds_a_cycle_through_a_function_level_import(tmp_path):
     (root / "split" / "b.py").write_text("def f():\n    from hespas_py.split import a\n")
     assert _cycles(sorted(root.rglob("*.py")), root) == [
         ["hespas_py/split/a.py", "hespas_py/split/b.py"]]
+
+
+def test_other_stages_use_kernel_planning_through_its_package():
+    """``hespas_py.kernels`` exports what the later stages use; its modules are its own."""
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if _unit(path) == "kernels":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            module = node.module if isinstance(node, ast.ImportFrom) else None
+            if (module or "").startswith("hespas_py.kernels."):
+                found.append(f"{path.relative_to(PACKAGE.parent)}:{node.lineno}: {module}")
+    assert found == []

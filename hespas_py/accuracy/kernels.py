@@ -31,10 +31,15 @@ from hespas_py.errors import HespasError
 from hespas_py.estimators.base import get_estimator
 from hespas_py.estimators.dispatch import entry_buffers
 from hespas_py.estimators.fused_roofline import FusedRoofline
-from hespas_py.kernels.classes import (
+from hespas_py.kernels import (
     CLASSES,
+    CONV_BACKWARD_FILTER,
+    CONV_BACKWARD_INPUT,
+    CONV_FORWARD,
     COPY,
     ELEMENTWISE,
+    FLASH_BACKWARD,
+    FLASH_FORWARD,
     GATHER,
     GEMM,
     OTHER,
@@ -43,12 +48,6 @@ from hespas_py.kernels.classes import (
     SCATTER,
     kernel_class,
 )
-from hespas_py.kernels.convolution import (
-    CONV_BACKWARD_FILTER,
-    CONV_BACKWARD_INPUT,
-    CONV_FORWARD,
-)
-from hespas_py.kernels.kernel import FLASH_BACKWARD, FLASH_FORWARD
 from hespas_py.mlir.reader import load_module
 from hespas_py.resources import shipped
 from hespas_py.run import node_hardware

@@ -34,7 +34,7 @@ from hespas_py.calibrate.model import (
 )
 from hespas_py.calibrate.timing import Budget
 from hespas_py.hardware import Hardware
-from hespas_py.kernels.convolution import padded_f16_channels
+from hespas_py.kernels import padded_f16_channels
 
 #: (key, input side, in channels, out channels, kernel side, stride, groups).
 CLASSES = (("3", 224, 3, 64, 7, 2, 1), ("64", 56, 64, 64, 3, 1, 1),
@@ -163,7 +163,7 @@ def derive(raw: dict[str, Any], ctx: Context) -> list[Measured]:
 
 def observations(raw: dict[str, Any], ctx: Context) -> list[Observation]:
     """Each depthwise case's time beside the model's."""
-    from hespas_py.kernels.convolution import channel_efficiency
+    from hespas_py.kernels import channel_efficiency
 
     table = dict(ctx.params.conv_channel_efficiency)
     found = []

@@ -94,7 +94,7 @@ def measure(budget: Budget, reference: Hardware, tick: Callable[[str], None]) ->
 
 def model_cycles(case: dict[str, Any], ctx: Context) -> int:
     """Cycles per element and step the estimator charges a case (op + helper)."""
-    from hespas_py.kernels.op_cycles import PROFILES, cycles
+    from hespas_py.kernels import PROFILES, cycles
 
     profile = PROFILES.get(ctx.params.vector_op_cycles or "")
     ops = [case["op"]] + ([case["helper"]] if case["helper"] else [])

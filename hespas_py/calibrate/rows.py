@@ -29,7 +29,7 @@ from typing import Any, Callable
 from hespas_py.calibrate.model import Context, Measured
 from hespas_py.calibrate.timing import Budget
 from hespas_py.hardware import Hardware
-from hespas_py.kernels.row_tiles import GIVEN_SUM, ROW_SUM, SOFTMAX, spanned_rows
+from hespas_py.kernels import GIVEN_SUM, ROW_SUM, SOFTMAX, spanned_rows
 
 #: Case -> the `row_tiles` class it measures (``stream`` measures none).
 CLASS_OF = {"softmax": SOFTMAX, "softmax_grad": SOFTMAX, "row_sum": ROW_SUM,

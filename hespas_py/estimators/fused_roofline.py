@@ -100,17 +100,18 @@ from hespas_py.hardware import Hardware
 from hespas_py.kernels import (
     FLASH_BACKWARD,
     FLASH_FORWARD,
+    PROFILES,
     SCATTER,
     GpuRules,
     Kernel,
     Kind,
     block_outputs,
+    channel_efficiency,
     constant_values,
     plan_kernels,
     sunk_arguments,
+    vector_work,
 )
-from hespas_py.kernels.convolution import channel_efficiency
-from hespas_py.kernels.op_cycles import PROFILES, vector_work
 from hespas_py.mlir.ops import Op
 from hespas_py.split.blocks import Block, BlockGraph
 

@@ -21,12 +21,13 @@ from __future__ import annotations
 import dataclasses
 from typing import Mapping, Sequence
 
-from hespas_py.kernels.convolution import (
+from hespas_py.kernels import (
     CONV_BACKWARD_FILTER,
     CONV_BACKWARD_INPUT,
     CONV_FORWARD,
+    Kernel,
+    Kind,
 )
-from hespas_py.kernels.kernel import Kernel, Kind
 
 #: Kernels launched outside command buffers: cuDNN convolution calls.
 _ALONE = frozenset({CONV_FORWARD, CONV_BACKWARD_INPUT, CONV_BACKWARD_FILTER})

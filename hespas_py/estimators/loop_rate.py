@@ -23,7 +23,7 @@ beside GEMMs (`fusion.cost`), whose iteration spaces differ.
 
 from __future__ import annotations
 
-from hespas_py.kernels.kernel import Kernel, Kind
+from hespas_py.kernels import Kernel, Kind
 
 
 def loop_elements(kernel: Kernel) -> int:

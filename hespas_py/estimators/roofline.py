@@ -27,9 +27,7 @@ from hespas_py.estimators.base import Estimate, Estimator, OpCost, register
 from hespas_py.estimators.dispatch import dispatch_cost
 from hespas_py.fast_init import fast_constructor
 from hespas_py.hardware import Hardware
-from hespas_py.kernels.costs import op_work
-from hespas_py.kernels.linalg_costs import REDUCIBLE_F32
-from hespas_py.kernels.work import TENSOR, Work
+from hespas_py.kernels import REDUCIBLE_F32, TENSOR, Work, op_work
 from hespas_py.mlir.ops import Op
 from hespas_py.split.blocks import Block
 

@@ -22,7 +22,7 @@ from hespas_py.errors import HespasError, first_line
 from hespas_py.estimators.base import Estimate, OpCost, register
 from hespas_py.estimators.roofline import Roofline
 from hespas_py.jaxcompat import hlo_cost_analysis, local_client, mlir_to_xla_computation
-from hespas_py.kernels.costs import op_work
+from hespas_py.kernels import op_work
 from hespas_py.mlir.bindings import ir
 from hespas_py.mlir.extract import BlockExtractor
 from hespas_py.split.blocks import Block, BlockGraph

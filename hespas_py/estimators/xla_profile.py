@@ -42,7 +42,7 @@ from hespas_py.estimators.base import Estimate, OpCost, register
 from hespas_py.estimators.xla_cost import XlaBlockEstimator
 from hespas_py.hardware import preset_names
 from hespas_py.jaxcompat import compile_on_one_device, local_client
-from hespas_py.kernels.costs import op_work
+from hespas_py.kernels import op_work
 from hespas_py.mlir.bindings import ir
 from hespas_py.mlir.extract import block_inputs
 from hespas_py.mlir.ops import Op

@@ -20,7 +20,7 @@ from typing import Any, Mapping
 
 from hespas_py.errors import HespasError
 from hespas_py.hardware import Params
-from hespas_py.kernels.rules import GpuRules
+from hespas_py.kernels import GpuRules
 from hespas_py.memory.backend import BACKENDS, Backend
 from hespas_py.memory.intervals import TOP_BUFFERS, Buffer
 from hespas_py.memory.liveness import scope_peak

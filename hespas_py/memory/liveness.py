@@ -66,10 +66,7 @@ import logging
 from typing import Collection, Iterator, Sequence
 
 from hespas_py.dag import Dag
-from hespas_py.kernels.kernel import Kind
-from hespas_py.kernels.planner import Planner
-from hespas_py.kernels.rules import GpuRules
-from hespas_py.kernels.scope import IN_PLACE, OpClass, Scope
+from hespas_py.kernels import IN_PLACE, GpuRules, Kind, OpClass, Planner, Scope
 from hespas_py.memory.backend import FAMILY, XLA_GPU, Backend, sliced_state
 from hespas_py.memory.gpu_buffers import added_buffers
 from hespas_py.memory.intervals import (
