@@ -2,34 +2,7 @@
 kernels a fused run launches (FlashAttention-2, cuDNN, Pallas splash attention) instead of the
 kernels that materialise the score matrix.
 
-Plain JAX attention lowers to ``S = dot_general(q, k)`` (heads as batch dimensions), a scale, a
-mask (``select``/``add`` of an iota comparison), a softmax (``reduce`` max, ``subtract``,
-``exponential``, ``reduce`` add, ``divide``) and ``dot_general(P, v)``; autodiff adds
-``dV = P^T dO``, ``dP = dO v^T``, the softmax backward, ``dQ = dS k`` and ``dK = dS^T q`` (with
-remat after recomputing ``S`` and ``P``). Recognition works on the *region* of a score matrix:
-the dots that make score-shaped values ("sources") and every op reachable from them through
-score-shaped values or per-row statistics, up to the dots that consume them ("sinks"). A region
-becomes flash kernels only when
-
-- it holds a softmax (a max and a sum reduction of score-shaped values and an ``exponential``),
-- exactly one source reaches the max (``S = q k^T``) and at most one other source exists
-  (``dP = dO v^T``),
-- every sink contracts either the key axis (``P v``, ``dS k``) or the query axis (``P^T dO``,
-  ``dS^T q``) of the scores (`axes` tells them apart by the softmax reductions, through
-  elementwise ops, transposes and broadcasts), and
-- no score-shaped value is read outside the region.
-
-Anything else is left to the normal fusion rules. The forward kernel holds the ``P v`` sink not
-fed by ``dP`` and its ancestors in the region; the backward kernel holds the other sinks and their
-ancestors: it recomputes ``S`` and ``P`` as FlashAttention-2's backward does (its Algorithm 2: five
-matmuls against the forward's two), so a forward that autodiff reuses without remat is computed
-by both kernels. A mask computed from iotas, constants and scalars only (the position of a
-context-parallel query chunk among the keys is a kernel argument) is generated inside the kernel;
-one with an iota ordering comparison is causal, and a causal flash kernel skips the score blocks
-above the diagonal (`CAUSAL_FRACTION`). A kernel reads q, k, v (a GQA head repeat folded: only
-the distinct heads) and any mask tensor, and writes its results; the forward also writes the
-per-row logsumexp and the backward also reads O and the logsumexp (Algorithm 2's inputs).
-"""
+Rules and sources: docs/kernels.md."""
 
 from __future__ import annotations
 

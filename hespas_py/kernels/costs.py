@@ -1,33 +1,6 @@
 """Hardware-independent work of StableHLO / MHLO / CHLO ops: FLOPs, bytes and the unit they run on.
 
-Every estimator that needs op counts (roofline, fused_roofline, ...) reads them from here, so one
-place decides how an op is counted. `op_work` never fails: an op it does not know gets the
-memory-bound fallback (its operands and results cross memory once, no FLOPs) and is flagged.
-This module picks the rule per op and holds all but the linear-algebra rules
-(`hespas_py.kernels.linalg_costs`); the `Work` they return is `hespas_py.kernels.work`'s.
-
-Conventions (each is one decision, applied everywhere):
-
-- FLOPs. Elementwise ops count 1 per result element, whatever the op: a transcendental
-  (``exponential``, ``log``, ``tanh``, ``rsqrt``, ``logistic``, ``erf``, ...) counts 1 too, as
-  XLA's cost analysis counts them, and so do ``compare``, ``select``, ``convert`` and ``clamp``.
-  A multiply-add counts 2 (dot, convolution). Ops that carry a computation (``reduce``,
-  ``reduce_window``, ``select_and_scatter``, ``scatter``, ``sort``, ``map``) charge that
-  computation's FLOPs per application.
-- Bytes. One kernel reads its operands and writes its results once: bytes = operand bytes +
-  result bytes. Exceptions: slicing ops read only what they keep; in-place updates
-  (``dynamic_update_slice``, ``scatter``) touch only the updated part; views (``reshape``,
-  ``bitcast``, tuples, constants) are free; an ``mhlo.fusion`` is one kernel, so only its
-  external operands and results count, however many ops it holds.
-- Units. ``dot``/``dot_general``/``convolution`` run on the tensor unit at the rate of their
-  *input* element type, and so do cuBLAS/cuDNN custom calls (GEMMs, convolutions, flash
-  attention: `hespas_py.kernels.library_calls`); everything else (factorizations and FFTs included) runs on the vector
-  unit.
-- Control flow. ``while`` costs (condition + body) x ``trip_count``; without a static trip count
-  the body counts once and a note says so. ``case``/``if`` cost their costliest branch (bytes and
-  each FLOP share maximised separately: an upper bound when branches differ in kind).
-  ``func.call`` costs its callee's body (attached as its region).
-"""
+Rules and sources: docs/kernels.md."""
 
 from __future__ import annotations
 

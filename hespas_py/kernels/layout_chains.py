@@ -2,29 +2,7 @@
 back through slices and a ``dynamic_update_slice`` chain to an entry parameter, and forward to
 an entry result (`GpuRules.cublas_operand_layouts`, at the entry scope).
 
-XLA's layout assignment (xla/service/layout_assignment.cc, with the GPU constraints of
-xla/service/gpu/transforms/layout_assignment.cc) gives a dot operand that cuBLAS cannot read as
-stored the layout ``(batch, rows, columns)`` (`operand_layout`), then propagates that constraint
-to the operand's producers: an instruction that cannot change layout (``slice``,
-``dynamic_slice``, ``dynamic_update_slice`` and its operand 0, a bitcast-compatible reshape;
-``InstructionCanChangeLayoutInstance``) gets its operand in the same layout, and a
-``dynamic_update_slice`` its result. Where the propagation reaches an entry parameter, whose
-layout the entry computation layout fixes, it inserts a copy of the whole parameter in the
-operand's layout; where the chain's last value is an entry result, a copy back into the result's
-layout. Both are kernels that read and write the whole buffer, and the first copy is a buffer of
-its size live until the last one.
-
-Evidence (XLA's optimized HLO of the H200 decode step, ``workloads/gpu_h200/
-llama1b_decode_b32.xla_opt.txt.gz``): the KV caches ``[layers, batch, time, kv_heads,
-head_dim]`` are updated per layer by ``dynamic_update_slice`` and sliced per layer for the
-attention dots, whose batch dimensions (batch, kv_heads) are not adjacent. The K cache is
-transposed whole to ``[layers, batch, kv_heads, head_dim, time]`` (``wrapped_transpose``, 1.07 ms)
-and back (``input_transpose_fusion``, 4.15 ms); the V cache is copied (``copy.20``,
-``memcpy32_post`` 1.73 ms) and rewritten whole (``loop_transpose_fusion``, 3.11 ms), 10.1 of the
-step's 15.1 ms of kernels; XLA's buffer assignment holds two cache-sized temporaries (4.33 GB,
-``measured.csv``). The per-layer slices (``loop_slice_fusion``, 81 us each) are the loop kernels
-the plan already has.
-"""
+Rules and sources: docs/kernels.md."""
 
 from __future__ import annotations
 

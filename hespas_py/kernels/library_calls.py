@@ -1,29 +1,6 @@
 """cuBLAS and cuDNN custom calls costed as the kernels they are.
 
-A module taken after XLA's GPU passes (or written with ``jax.nn.dot_product_attention(...,
-implementation="cudnn")``) holds library calls as ``custom_call`` ops: XLA's
-``GemmRewriter`` turns dots into ``__cublas$gemm`` / ``__cublas$lt$matmul``, its
-``ConvRewriter`` turns convolutions into ``__cudnn$convForward`` (``ConvBiasActivationForward``
-with a fused epilogue), ``__cudnn$convBackwardInput`` and ``__cudnn$convBackwardFilter``, and
-``CudnnCustomCallCompiler`` runs ``__cudnn$fmhaSoftmax`` (with ``Dropout``/``Bias`` kin) and
-``__cudnn$fmhaSoftmaxBackward`` as cuDNN flash attention (names: xla/service/gpu/
-cublas_cudnn.cc). Each is one tensor-unit kernel:
-
-- GEMM: 2 x result elements x contracted size, the contracted dimensions from the call's
-  ``gemm_backend_config.dot_dimension_numbers`` (the lhs's last dimension without it).
-- Convolution: the FLOPs of the StableHLO convolution it replaced, 2 x output elements x
-  filter taps x input features, from the operand shapes (the window and dimension labels are not
-  in a StableHLO custom call): the features are the last dimension of the activations when the
-  filter has a dimension of that size (NHWC, the layout XLA gives tensor-core convolutions),
-  else the second (NCHW). Taps on padding are counted.
-- Flash attention: the matmuls of FlashAttention-2 in its benchmark's count, forward
-  4 x B x H x Sq x Sk x D, backward 2.5 times that (Dao 2023, arXiv:2307.08691, §4.1), the
-  causal share of the blocks (`CAUSAL_FRACTION`) under a causal ``mask_type``; B, H, Sq, Sk
-  from the config's ``intermediate_tensor_shape`` (the score shape) and D from the query's
-  contracted dimension of ``bmm1_dot_dimension_numbers`` (without them: a B x S x H x D query).
-
-Bytes are the operand and result bytes but the ``u8`` scratch workspace.
-"""
+Rules and sources: docs/kernels.md."""
 
 from __future__ import annotations
 

@@ -2,14 +2,7 @@
 ``convolution``) on the tensor unit, and factorizations, triangular solves and FFTs on the vector
 unit (`hespas_py.kernels.costs` dispatches to them, custom-call solvers included).
 
-A contraction's tensor share is of its widest input type, except an f32 contraction whose
-``precision_config`` lets the compiler reduce precision (every operand ``DEFAULT`` or ``HIGH``,
-or none given): its share is `REDUCIBLE_F32`, which an estimator times at the TF32 rate where
-the hardware's compiler does so (roofline's ``f32_matmul_as_tf32``) and at the f32 rate
-elsewhere. XLA's CUDA GEMMs pick TF32 for f32 operands and result at compute precision <= HIGH
-(``GetBlasComputationType``, ``xla/service/gpu/matmul_utils.cc``: ``compute_precision <= 1``,
-the largest of the operand precisions); ``HIGHEST`` keeps f32.
-"""
+Rules and sources: docs/kernels.md."""
 
 from __future__ import annotations
 

@@ -1,38 +1,7 @@
 """Row normalizations (softmax and its backward, layer norms) as one kernel: XLA's Triton
 normalization fusions.
 
-XLA's GPU compiler runs ``SoftmaxRewriterTriton`` (xla/service/gpu/transforms/
-softmax_rewriter_triton.cc) before its priority fusion. It matches *diamonds*: an elementwise
-binary root whose second operand is, through trivially fusible ops, a ``broadcast`` (not along
-the last dimension) of a ``reduce`` over exactly the last dimension of its operand, that operand
-and the root's first operand both reaching one producer through trivially fusible ops (unary
-elementwise ops, or binary ones with one splat operand; one user each), the broadcast and the
-reduce having one user each. A diamond becomes one Triton kernel that holds a row in registers:
-it reads the producer once and writes the root once, instead of a reduction kernel and a loop
-kernel that both read the producer. A diamond whose root is the producer of another (softmax:
-``x - max`` feeds ``exp(.) / sum``) is one kernel with it, and the kernel takes the unary
-elementwise consumers of its root (the ``convert`` to the matmul's type): the fusions of the
-measured LLaMA steps (``workloads/gpu_h100``) hold both reductions of a softmax and write its
-``bf16`` result. A Triton tile holds at most 1,048,576 elements (``kMaxTensorNumElements``,
-xla/service/gpu/model/triton_emitter_constraints.cc), so a row longer than that (rounded up to a
-power of two) is not fused, nor one whose f32 row tile would not fit the 64 K registers of one
-thread block (`MAX_BLOCK_REGISTERS`; the measured LLaMA steps keep their 128,256-wide
-vocabulary softmax unfused). Producers of the kernel join it by the ordinary loop-fusion rules.
-
-A kernel whose result other row kernels read is recomputed in each of them instead of stored, when
-that moves fewer bytes (`Planner._recompute_in_consumers`): XLA's priority fusion fuses a Triton
-normalization fusion into its fusible consumers (``CanFuseTriton``), always into all of them at
-once (``CanFuseWithAllNonBitcastUsers``), as its cost model favours
-(xla/service/gpu/transforms/priority_fusion.cc). In the measured LLaMA steps, whose attention
-backward recomputes the forward, the ``max`` diamond and ``exp`` are so computed from the bf16
-scores in each of three Triton kernels per layer (``workloads/gpu_h100/llama3_100m_1dev
-.xla_opt.txt.gz``: ``fused_computation.444`` the row sum, ``.391`` the bf16 probabilities,
-``.416`` the score gradient, each holding the ``-inf`` max reduce and the ``exponential``); an f32
-``exp`` is never written.
-
-Not modelled: XLA also asks its cost model whether the fused diamond is faster than the unfused
-ops (``use_cost_model_to_evaluate_fusions``); the match is structural here.
-"""
+Rules and sources: docs/kernels.md."""
 
 from __future__ import annotations
 

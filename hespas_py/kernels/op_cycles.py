@@ -1,21 +1,6 @@
 """Vector work of a kernel weighted by each elementwise op's measured cost: XLA's op profiles.
 
-XLA's GPU cost model does not count an elementwise op as one FLOP per element. Its
-``GpuHloCostAnalysis`` (xla/service/gpu/model/gpu_hlo_cost_analysis.cc, ``FlopsPerElement``)
-charges each element of an elementwise HLO the clock cycles that op and element type took on the
-device, measured by XLA's ``hlo_op_profiler`` and shipped in
-xla/service/gpu/model/hlo_op_profiles_data.h (key ``sm_90``: "NVIDIA H100 80GB HBM3"); an op or
-type the profile lacks costs ``kDefaultFlopsPerElement`` = 3. A ``reduce`` charges its reducer's
-ops per reduced element. ``GpuPerformanceModelBase::ComputeTime`` divides that sum by
-2 x clock x FP32 units per SM x SMs, the FP32 rate the presets give as ``vector_flops``
-(H100 SXM: 2 x 1.98 GHz x 128 x 132 = 66.9 TFLOP/s). So an ``exponential`` on f32 costs 79
-"FLOPs" per element and a ``multiply`` 3: a softmax's ``exp`` or a rotary embedding's ``sine``
-can make a row kernel compute-bound where one FLOP per element never would.
-
-Other ops (data movement, ``scatter``, ``sort``, ...) keep the work `hespas_py.kernels.costs`
-counts; matrix-unit work is not vector work. The FLOP counts a trace reports are unchanged: this
-weights time only.
-"""
+Rules and sources: docs/kernels.md."""
 
 from __future__ import annotations
 

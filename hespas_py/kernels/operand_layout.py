@@ -1,24 +1,6 @@
 """Layout copies of GEMM operands (`GpuRules.cublas_operand_layouts`).
 
-A cuBLAS GEMM reads each operand as a batch of matrices with two strides: XLA maps an operand's
-batch, row (non-contracting) and column (contracting) dimensions to such a matrix only when each
-of the three groups is physically sequential in its listed order and the batch group is not the
-most minor (``GetBatchRowColumnShape`` and ``MatrixLayout::For``, xla/service/gpu/
-matmul_utils.cc). A transpose feeding a dot folds into it only where the transposed operand passes
-that test (``CanFoldTransposeOperandIntoDot``, same file); otherwise GPU layout assignment gives
-the operand a layout that does (xla/service/gpu/transforms/layout_assignment.cc), and a value
-stored in another layout is rewritten by a copy. A loop or reduction fusion can write any layout,
-so the copy costs nothing where such a fusion computes the operand for this GEMM alone; a GEMM,
-library call, collective or scope input cannot, and a value other kernels also read keeps its
-own layout: there XLA runs a transpose kernel reading and writing the operand.
-
-Evidence (XLA's optimized HLO of the measured H100 steps): JAX's attention ``dot_general``s batch
-over dimensions 0 and 2 of ``[B, S, H, D]`` operands. With B = 2 (the 7B-dims step) the two batch
-dimensions are not adjacent, and each layer has 9 ``transpose`` fusions
-(``bf16[2,32,4096,128]``-sized) between a GEMM output or a shared RoPE ``concatenate`` fusion and
-an attention GEMM; with B = 1 (the LLaMA-3 1B and 100M steps; XLA drops size-1 dimensions from
-dots) the single batch dimension H passes as ``(rows, batch, columns)`` and there is none.
-"""
+Rules and sources: docs/kernels.md."""
 
 from __future__ import annotations
 

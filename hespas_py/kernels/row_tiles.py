@@ -1,33 +1,6 @@
 """The tiles of a Triton row kernel that spans several rows of a broadcast dimension.
 
-XLA's GPU compiler picks a Triton fusion's output tile by costing every candidate tiling with its
-indexing performance model (``GpuPerformanceModelWithIndexingAnalysis::
-TryFindBestTilingForFusion``, xla/service/gpu/model/gpu_indexing_performance_model.cc): a
-tile's dimensions are powers of two (or a whole dimension), a padded tile must fit 0.4 of one
-thread block's registers (``DoesTileFitInRegisters``: 0.4 x 64 K = 26,214, so at most 16,384
-elements), and each operand is charged the bytes its tile reads per block. An operand broadcast
-along a leading dimension (the causal mask ``pred[S, S]`` of attention scores ``[heads, S, S]``)
-keeps only its own dimensions in its tile, so every block re-reads it: spanning ``T`` heads per
-block divides those reads by ``T``, and the search takes the largest ``T`` that pads no head
-(a padded head re-reads a whole score row). With rows of ``L`` elements that is
-``T = min(the largest power of two dividing the heads, 16,384 / L)``.
-
-A tile at that cap holds one query row of each of its ``T`` heads (``[4, 1, 4096]`` for 32 heads
-of 4,096 keys, ``[8, 1, 2048]``, ``[16, 1, 1024]``), and those kernels run slower than the
-stream their bytes allow; a ``T`` below the cap is filled with query rows (``[2, 2, 4096]``
-for 6 or 10 heads) and those run at the stream rate. Measured on an H100 and an H200, each
-kernel alone (`scripts/gpu/row_kernels.py`; ``workloads/gpu_h100/microbench/row_kernels*.json``):
-the time beyond the stream of their bytes is a fixed latency per tile for each wave of
-``num_cores`` tiles, about the same on both chips (SM time, not memory time), set by what the
-kernel computes after its row reductions (`CLASSES`). The presets carry those latencies
-(``spanning_row_tile_s``); the tile choice above predicted XLA's tile for all 18 shapes
-measured (1 to 32 heads, 1,024 to 4,096 keys; 14 on the H100, 4 on the H200).
-
-The test is on the planned kernel: a mask broadcast inside it is taken as read per tile. XLA
-reads it so where the mask is a fusion operand, written once because several kernels read it
-(one mask shared by every layer of an unrolled step); a mask computed inside its one kernel
-costs no reads, and XLA keeps query rows in the tile (a scanned step's forward).
-"""
+Rules and sources: docs/kernels.md."""
 
 from __future__ import annotations
 

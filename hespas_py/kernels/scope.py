@@ -2,14 +2,7 @@
 fusion nodes, and the class of every op: calls are inlined, views alias their operand, scalar
 constants fold into their users.
 
-Loop-invariant constants. A loop-carried value that every iteration passes on unchanged and whose
-initial value is computable from constants alone (`constant_values`: a broadcast fill value, an
-iota-based mask) is folded in the loop body (`sunk_arguments`), as its copies are in the unrolled
-program. JAX hoists such values out of a scanned layer; XLA's ``WhileLoopConstantSinking`` sinks
-literal constants back into the body (broadcasts of them too with ``sink_broadcast_of_constants``,
-which its while-loop unroller sets), but not an iota-based mask: folding that one too is a
-modelling choice, so that a scan and the unrolled form of one step cost the same.
-"""
+Rules and sources: docs/kernels.md."""
 
 from __future__ import annotations
 

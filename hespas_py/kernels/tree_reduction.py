@@ -1,26 +1,6 @@
 """Large reductions as XLA's GPU compiler runs them: in two (or more) kernels.
 
-XLA's GPU pipeline runs ``TreeReductionRewriter`` (xla/service/gpu/transforms/
-tree_reduction_rewriter.cc) before fusion. A reduction its emitter cannot run without atomics
-(``ReductionIsRaceFree``, xla/service/gpu/reduction_utils.cc) is split into a reduction to
-partial results and a reduction of the partials. The race-free bounds, on the reduced size of
-the default (row-major) layout:
-
-- a *row* reduction (the minor-most dimension is reduced): ``MinThreadsXRowReduction`` (1024)
-  threads x a tile of 16 = 16,384 elements;
-- a *column* reduction (minor dimensions are kept): ``WarpSize`` (32) x a tile of 128 = 4,096.
-
-The reduced size ``n`` is split as ``k1 x k2``: ``k2`` starts at ``floor(sqrt(n))`` (at most the
-bound) and is searched down to half of that for the least padding, a power of two winning ties;
-the first kernel reduces ``k2`` (row) or ``k1`` (column) elements per partial, so it writes
-``k1`` (row) or ``k2`` (column) partials per output element, which the next kernel reduces. The
-optimized HLO of the measured steps (``workloads/gpu_h100``) shows both: ResNet's BatchNorm
-statistics over 256 x 112 x 112 positions as ``f32[1024,64]`` partials and a Triton reduction of
-them, LLaMA's cross-entropy over a 128,256-word vocabulary as ``f32[4096,501]`` partials.
-
-The first kernel keeps the planned kernel's work and traffic, its reduce results written as
-partials; each later kernel reads the partials and writes the reduction's results.
-"""
+Rules and sources: docs/kernels.md."""
 
 from __future__ import annotations
 
