@@ -18,8 +18,8 @@ from hespas_py.chakra.files import STATS_FILE
 from hespas_py.chakra.groups import DeviceLayout
 from hespas_py.chakra.stats import module_stats
 from hespas_py.chakra.writer import write_traces
-from hespas_py.estimate.base import Estimate, get_estimator
-from hespas_py.estimate.dispatch import DISPATCH, entry_buffers, with_dispatch
+from hespas_py.estimators.base import Estimate, get_estimator
+from hespas_py.estimators.dispatch import DISPATCH, entry_buffers, with_dispatch
 from hespas_py.forking import background
 from hespas_py.gc_pause import gc_paused
 from hespas_py.hardware import Hardware
@@ -141,7 +141,7 @@ def _estimator(config: GenConfig):
     estimator = get_estimator(config.estimator, config.hardware)
     if config.disable_cache or config.cache_dir is None:
         return estimator
-    from hespas_py.estimate.cache import CachedEstimator  # hashlib's OpenSSL: cached runs only
+    from hespas_py.estimators.cache import CachedEstimator  # hashlib's OpenSSL: cached runs only
 
     return CachedEstimator(estimator, config.cache_dir)
 

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping, NamedTuple
 
 from hespas_py.errors import HespasError
-from hespas_py.estimate.base import DEFAULT_ESTIMATOR, estimator_class
+from hespas_py.estimators.base import DEFAULT_ESTIMATOR, estimator_class
 from hespas_py.hardware import Hardware
 from hespas_py.hardware.config import check_params, declared_estimator
 from hespas_py.hardware.presets import hardware_from_config, resolve_config

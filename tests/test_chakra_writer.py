@@ -13,7 +13,7 @@ from hespas_py.chakra.schema import NodeType
 from hespas_py.chakra.summary import node_attrs, summarize
 from hespas_py.chakra.writer import durations_micros, write_traces
 from hespas_py.errors import HespasError
-from hespas_py.estimate.base import Estimate
+from hespas_py.estimators.base import Estimate
 from hespas_py.mlir.ops import Module, Op, TensorType
 from hespas_py.split import individual_split
 

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from hespas_py.errors import HespasError
-from hespas_py.estimate import Estimate, Estimator, get_estimator
+from hespas_py.estimators import Estimate, Estimator, get_estimator
 from hespas_py.hardware import Hardware
-from hespas_py.estimate.cache import CachedEstimator, _checksum, canonical_block_text
+from hespas_py.estimators.cache import CachedEstimator, _checksum, canonical_block_text
 from hespas_py.mlir.ops import Op
 from hespas_py.split.blocks import Block, BlockGraph
 from test_estimate_costs import T, make_op, scalar_region

@@ -21,7 +21,7 @@ CPU_WORKLOADS = ("mlp_dp_4dev", "mlp_fsdp_4dev", "mlp_tp_4dev", "mesh2x4_8dev", 
 
 _XLA_CPU = """
 import json, sys
-from hespas_py.estimate.xla_cost import local_client
+from hespas_py.estimators.xla_cost import local_client
 from hespas_py.mlir.reader import load_module
 from hespas_py.mlir.source import parse_file
 client = local_client()

@@ -16,7 +16,7 @@ from typing import Any, Iterable, Mapping, Optional
 from hespas_py.accuracy.cases import SYSTEMS_DIR, Case, plan_cases
 from hespas_py.accuracy.rows import Group, Row
 from hespas_py.errors import HespasError
-from hespas_py.estimate.base import estimator_class
+from hespas_py.estimators.base import estimator_class
 from hespas_py.hardware import parse_params
 from hespas_py.hardware.params import accepted
 from hespas_py.run import Split, build_config, generate_and_simulate, node_hardware

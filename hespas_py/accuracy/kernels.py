@@ -16,14 +16,26 @@ from typing import Mapping
 
 from hespas_py.accuracy.evaluate import NO_LIMIT
 from hespas_py.errors import HespasError
-from hespas_py.estimate.base import get_estimator
-from hespas_py.estimate.dispatch import entry_buffers
-from hespas_py.estimate.fused_roofline import FusedRoofline
-from hespas_py.estimate.fusion.classes import (CLASSES, COPY, ELEMENTWISE, GATHER, GEMM, OTHER,
-                                               REDUCE_WINDOW, REDUCTION, SCATTER, kernel_class)
-from hespas_py.estimate.fusion.convolution import (CONV_BACKWARD_FILTER, CONV_BACKWARD_INPUT,
-                                                   CONV_FORWARD)
-from hespas_py.estimate.fusion.kernel import FLASH_BACKWARD, FLASH_FORWARD
+from hespas_py.estimators.base import get_estimator
+from hespas_py.estimators.dispatch import entry_buffers
+from hespas_py.estimators.fused_roofline import FusedRoofline
+from hespas_py.kernels import (
+    CLASSES,
+    CONV_BACKWARD_FILTER,
+    CONV_BACKWARD_INPUT,
+    CONV_FORWARD,
+    COPY,
+    ELEMENTWISE,
+    FLASH_BACKWARD,
+    FLASH_FORWARD,
+    GATHER,
+    GEMM,
+    OTHER,
+    REDUCE_WINDOW,
+    REDUCTION,
+    SCATTER,
+    kernel_class,
+)
 from hespas_py.mlir.reader import load_module
 from hespas_py.resources import shipped
 from hespas_py.run import node_hardware

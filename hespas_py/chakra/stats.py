@@ -9,8 +9,9 @@ from collections import Counter
 from typing import Any, Mapping, Sequence
 
 from hespas_py.chakra.writer import collective_bytes
-from hespas_py.estimate.base import FLASH_BACKWARD, FLASH_FORWARD, Estimate, OpCost
+from hespas_py.estimators.base import Estimate, OpCost
 from hespas_py.hardware import Hardware
+from hespas_py.kernels import FLASH_BACKWARD, FLASH_FORWARD
 from hespas_py.split.blocks import BlockGraph
 
 

@@ -24,7 +24,7 @@ from hespas_py.chakra.symmetric import SYMMETRIC_FROM, one_placement, write_symm
 from hespas_py.chakra.schema import CollectiveCommType, NodeType
 from hespas_py.checks import TRACE_INT_MAX
 from hespas_py.errors import HespasError
-from hespas_py.estimate.base import Estimate
+from hespas_py.estimators.base import Estimate
 from hespas_py.forking import Forked, max_jobs, shares
 from hespas_py.mlir.ops import Op
 from hespas_py.split.blocks import Block, BlockGraph

@@ -17,7 +17,7 @@ from hespas_py.accuracy.markdown import render, summary_line
 from hespas_py.accuracy.rows import GROUPS, groups
 from hespas_py.cli.main import app
 from hespas_py.errors import HespasError
-from hespas_py.estimate.base import DEFAULT_ESTIMATOR
+from hespas_py.estimators.base import DEFAULT_ESTIMATOR
 from hespas_py.units import gib
 
 

@@ -21,7 +21,7 @@ def node_rows() -> list[dict[str, Any]]:
     """One row per node preset: the estimators it runs with (every one: an estimator without
     params of its own in the preset reads its ``hardware``), the one it runs by default, its
     dense bf16 peak and memory bandwidth."""
-    from hespas_py.estimate.base import DEFAULT_ESTIMATOR, estimator_names
+    from hespas_py.estimators.base import DEFAULT_ESTIMATOR, estimator_names
 
     methods = estimator_names()
     rows = []

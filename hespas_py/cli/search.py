@@ -18,7 +18,7 @@ from hespas_py.cli.main import app
 from hespas_py.cli.sweep import (ADDRESS_OPTION, BACKEND_OPTION, JOBS_OPTION, JSON_OPTION,
                                  run_stored)
 from hespas_py.errors import HespasError
-from hespas_py.estimate.base import DEFAULT_ESTIMATOR
+from hespas_py.estimators.base import DEFAULT_ESTIMATOR
 from hespas_py.units import gib
 
 if TYPE_CHECKING:

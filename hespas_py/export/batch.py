@@ -58,9 +58,13 @@ def export_many(spec: str, jobs: Sequence[ExportJob]) -> list[str | HespasError]
 def _export_child(spec: str, job: Mapping[str, Any], dump_dir: Path, out: Path) -> None:
     """Lower the job's step, compile it in a thread until the post-partitioner dump is complete,
     write its StableHLO to ``out``."""
-    from hespas_py.export.exporter import lower_step
-    from hespas_py.export.partition import (POLL_S, compile_with_dump, dump_complete,
-                                            dumped_stablehlo)
+    from hespas_py.export.partition import (
+        POLL_S,
+        compile_with_dump,
+        dump_complete,
+        dumped_stablehlo,
+    )
+    from hespas_py.export.step import lower_step
 
     devices = job["devices"]
     lowered = lower_step(spec, devices, job["kwargs"])
@@ -103,8 +107,8 @@ def _serve(request: Mapping[str, Any]) -> None:
     import jax  # noqa: F401 - imported once here, inherited by every child
     import jax.numpy  # noqa: F401
 
-    import hespas_py.export.exporter  # noqa: F401
     import hespas_py.export.stablehlo  # noqa: F401
+    import hespas_py.export.step  # noqa: F401
 
     scratch = Path(request["scratch"])
     for index, job in enumerate(request["jobs"]):

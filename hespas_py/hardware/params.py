@@ -17,17 +17,25 @@ from typing import Any, Mapping, NamedTuple
 
 from hespas_py.checks import FRACTION, NON_NEGATIVE, SHARE, Number, Table
 from hespas_py.errors import HespasError
-from hespas_py.hardware.rules import (FLAG, TEXT, Choice, Rates, Rule, as_json, typed,
-                                      with_value)
+from hespas_py.hardware.rules import (
+    FLAG,
+    TEXT,
+    Choice,
+    Rates,
+    Rule,
+    as_json,
+    typed,
+    with_value,
+)
 
 #: ``estimators`` of a key every estimator accepts (a hardware figure, or a key read elsewhere).
 EVERY: tuple[str, ...] = ()
-#: The estimators built on the roofline (`hespas_py.estimate.roofline.Roofline`).
+#: The estimators built on the roofline (`hespas_py.estimators.roofline.Roofline`).
 ROOFLINES = ("roofline", "fused_roofline", "xla_cost", "xla_profile")
 FUSED = ("fused_roofline",)
-#: The kernel classes of ``spanning_row_tile_s`` (`hespas_py.estimate.fusion.row_tiles`).
+#: The kernel classes of ``spanning_row_tile_s`` (`hespas_py.kernels.row_tiles`).
 ROW_TILE_CLASSES = ("softmax", "row_sum", "given_sum")
-#: The gaps of ``launch_gap_s`` (`hespas_py.estimate.launch_gaps`).
+#: The gaps of ``launch_gap_s`` (`hespas_py.estimators.launch_gaps`).
 LAUNCH_GAPS = ("switch", "between")
 #: Element types a tensor-unit rate can be given for (``per_datatype_flops`` keys, MLIR
 #: spelling; the keys of ``tensor_efficiency_by_dtype``).

@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from hespas_py.errors import HespasError
-from hespas_py.estimate.fusion.rules import GpuRules
 from hespas_py.hardware import Params
+from hespas_py.kernels import GpuRules
 from hespas_py.memory.backend import BACKENDS, Backend
 from hespas_py.memory.intervals import TOP_BUFFERS, Buffer
 from hespas_py.memory.liveness import scope_peak
@@ -20,7 +20,6 @@ from hespas_py.mlir.aliases import ANY_OUTPUT
 from hespas_py.mlir.ops import Module, TensorType
 from hespas_py.mlir.reader import load_module
 from hespas_py.split.combine import DEFAULT_COMBINE, Thresholds
-
 
 #: Bytes per element of a tuple's pointer table (64-bit device pointers).
 TUPLE_POINTER_BYTES = 8

@@ -8,9 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterator
 
-from hespas_py.estimate.fusion.rules import FusionPasses
-from hespas_py.estimate.fusion.scope import Node, Scope
 from hespas_py.jaxcompat import JAXLIB_RELEASE
+from hespas_py.kernels import FusionPasses, Node, Scope
 
 #: The op families of `Backend.f32_ops`, by op name.
 FAMILY = {"dot_general": "dot", "dot": "dot", "convolution": "convolution"}

@@ -9,11 +9,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from hespas_py.estimate.fusion.convolution import CONV_BACKWARD_FILTER, CONV_FORWARD, \
-    conv_kind, padded_input
-from hespas_py.estimate.fusion.kernel import Kind
-from hespas_py.estimate.fusion.layout_chains import chain_copies
-from hespas_py.estimate.fusion.planner import Planner
+from hespas_py.kernels import (
+    CONV_BACKWARD_FILTER,
+    CONV_FORWARD,
+    Kind,
+    Planner,
+    chain_copies,
+    conv_kind,
+    padded_input,
+)
 from hespas_py.mlir.ops import TensorType
 
 

@@ -11,17 +11,24 @@ import logging
 from typing import Collection, Iterator, Sequence
 
 from hespas_py.dag import Dag
-from hespas_py.estimate.fusion.kernel import Kind
-from hespas_py.estimate.fusion.planner import Planner
-from hespas_py.estimate.fusion.rules import GpuRules
-from hespas_py.estimate.fusion.scope import IN_PLACE, OpClass, Scope
+from hespas_py.kernels import IN_PLACE, GpuRules, Kind, OpClass, Planner, Scope
 from hespas_py.memory.backend import FAMILY, XLA_GPU, Backend, sliced_state
 from hespas_py.memory.gpu_buffers import added_buffers
-from hespas_py.memory.intervals import (Buffer, Interval, ScopePeak, borrow_output_buffers,
-                                        sweep)
+from hespas_py.memory.intervals import (
+    Buffer,
+    Interval,
+    ScopePeak,
+    borrow_output_buffers,
+    sweep,
+)
 from hespas_py.mlir.ops import DTYPE_BYTES, Op, Region, TensorType
-from hespas_py.split.combine import (DEFAULT_COMBINE, Thresholds, combine_all, pending_entry,
-                                     schedule_merged)
+from hespas_py.split.combine import (
+    DEFAULT_COMBINE,
+    Thresholds,
+    combine_all,
+    pending_entry,
+    schedule_merged,
+)
 
 _log = logging.getLogger(__name__)
 #: Ops whose result is their first operand updated in place (XLA's in-place input/output pairs).

@@ -69,7 +69,7 @@ class FunctionWalk:
         self._defs: dict[int, Op] = {}  # SSA id -> defining op, for the ops loops.TRACKED lists
         self._attributes = AttributeReader(meshes)
         self._kinds: dict[str, _OpKind] = {}  # op name -> its kind
-        # In a forked child (`reader._FunctionReader._encoded_share`): placeholder id -> key of a
+        # In a forked child (`parsed_reader._FunctionReader._encoded_share`): placeholder id -> key of a
         # value an earlier share defines. Ids of a decoded share that stand for no value of it
         # leave holes in `_types` (placeholders, values of functions the child read); `_holes`
         # counts them.

@@ -19,9 +19,9 @@ from typing import Any, Mapping, Sequence
 
 import jaxlib
 
-from hespas_py.estimate.base import DEFAULT_ESTIMATOR
+from hespas_py.estimators.base import DEFAULT_ESTIMATOR
 from hespas_py.export.batch import ExportJob, export_many
-from hespas_py.export.exporter import parse_spec
+from hespas_py.export.step import parse_spec
 from hespas_py.search.layouts import layouts as enumerate_layouts
 from hespas_py.sweep.backends import Backend
 from hespas_py.sweep.keys import code_version, digest

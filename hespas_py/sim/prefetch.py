@@ -14,8 +14,8 @@ from __future__ import annotations
 import marshal
 
 from hespas_py.forking import Forked, max_jobs, shares
+from hespas_py.sim.collective_times import CollectiveTimes, NotSymmetric
 from hespas_py.sim.errors import Rejected
-from hespas_py.sim.replicate import CollectiveTimes, NotSymmetric
 from hespas_py.sim.workload import SIMULATED_COLLECTIVES
 
 #: Fewest NPUs worth forking for: a collective on 128 NPUs takes tens of ms to simulate, a fork

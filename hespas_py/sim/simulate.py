@@ -7,12 +7,13 @@ from typing import Mapping, Sequence
 
 from hespas_py.errors import HespasError
 from hespas_py.gc_pause import gc_paused
-from hespas_py.sim.errors import Rejected
+from hespas_py.sim.collective_times import NotSymmetric
 from hespas_py.sim.columns import of_symmetric_set, of_traces
+from hespas_py.sim.errors import Rejected
 from hespas_py.sim.gang import gang_plan, run_gang
 from hespas_py.sim.inputs import check_setup, load_comm_groups
 from hespas_py.sim.machine import NetworkConfig, RemoteMemoryConfig, SystemConfig
-from hespas_py.sim.replicate import NotSymmetric, run_replicated
+from hespas_py.sim.replicate import run_replicated
 from hespas_py.sim.result import SimResult
 from hespas_py.sim.symmetry import symmetric_plan
 from hespas_py.sim.trace import Trace, load_traces, trace_paths

@@ -13,7 +13,7 @@ import yaml
 
 from hespas_py.checks import Number, shown
 from hespas_py.errors import HespasError
-from hespas_py.estimate.base import DEFAULT_ESTIMATOR, estimator_class
+from hespas_py.estimators.base import DEFAULT_ESTIMATOR, estimator_class
 from hespas_py.export.workloads import workload_path
 from hespas_py.hardware import Hardware
 from hespas_py.hardware.presets import find_preset, is_preset_folder

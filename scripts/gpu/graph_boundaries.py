@@ -1,5 +1,5 @@
 """Microbenchmark of one runtime cost on a GPU: the idle time at the boundaries of XLA's command
-buffers (``launch_gap_s`` of the node presets, `hespas_py.estimate.launch_gaps`).
+buffers (``launch_gap_s`` of the node presets, `hespas_py.estimators.launch_gaps`).
 
 A cuDNN convolution is not a command-buffer command in XLA, so a program that alternates a
 convolution and a run of elementwise kernels (at least ``xla_gpu_graph_min_graph_size`` = 5,
