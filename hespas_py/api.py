@@ -18,7 +18,8 @@ import inspect
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any
+from collections.abc import Callable, Mapping
 
 from hespas_py.errors import HespasError
 from hespas_py.estimate.base import DEFAULT_ESTIMATOR

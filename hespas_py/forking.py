@@ -20,13 +20,15 @@ thread count (no ``/proc``), everything runs in this process. docs/forking.md sa
 from __future__ import annotations
 
 import contextlib
+import itertools
 import marshal
 import os
 import signal
 import struct
 import tempfile
 import weakref
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any
+from collections.abc import Callable, Iterable, Iterator
 
 from hespas_py.errors import HespasError
 
@@ -164,4 +166,4 @@ def shares(count: int, jobs: int, first_weight: float = 1.0) -> list[tuple[int, 
     ``first_weight`` times as long as each of the others (which are of near-equal length)."""
     total = first_weight + jobs - 1
     cuts = [0, *(round(count * (first_weight + j) / total) for j in range(jobs - 1)), count]
-    return list(zip(cuts, cuts[1:]))
+    return list(itertools.pairwise(cuts))

@@ -22,7 +22,8 @@ from __future__ import annotations
 import os
 import sys
 from contextlib import contextmanager
-from typing import Any, Iterator
+from typing import Any
+from collections.abc import Iterator
 
 # XLA's C++ logging reads its level once, when jaxlib's native code loads: importing ``jax``
 # first would set INFO off (jax/__init__.py does this), but the bindings below load before it,

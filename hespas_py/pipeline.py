@@ -27,7 +27,8 @@ import logging
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any
+from collections.abc import Callable, Mapping
 
 from hespas_py.chakra.files import STATS_FILE
 from hespas_py.chakra.groups import DeviceLayout

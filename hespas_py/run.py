@@ -13,7 +13,8 @@ in the CLI; inside, the estimator is ``estimator`` and the split strategy ``spli
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Mapping, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
+from collections.abc import Mapping
 
 from hespas_py.errors import HespasError
 from hespas_py.estimate.base import DEFAULT_ESTIMATOR, estimator_class

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Iterator
+from collections.abc import Iterator
 
 _T = "tensor<64x256xf32>"
 _W = "tensor<256x256xf32>"

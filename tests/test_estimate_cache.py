@@ -150,7 +150,7 @@ def test_failed_write_is_reported_on_close(tmp_path: Path) -> None:
         cached.close()
 
 
-def _worker(cache_dir: str, sizes: list[int], out: "multiprocessing.Queue") -> None:
+def _worker(cache_dir: str, sizes: list[int], out: multiprocessing.Queue) -> None:
     with CachedEstimator(get_estimator("roofline", HW), cache_dir) as cached:
         times = [cached.estimate(chain(10, size)).time_s for size in sizes]
     out.put(times)

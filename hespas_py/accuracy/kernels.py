@@ -24,7 +24,7 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Mapping
+from collections.abc import Mapping
 
 from hespas_py.accuracy.evaluate import NO_LIMIT
 from hespas_py.errors import HespasError
@@ -86,7 +86,7 @@ class ClassTime:
     launches: float = 0.0
     seconds: float = 0.0
 
-    def __add__(self, other: "ClassTime") -> "ClassTime":
+    def __add__(self, other: ClassTime) -> ClassTime:
         return ClassTime(self.launches + other.launches, self.seconds + other.seconds)
 
 

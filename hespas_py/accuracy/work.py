@@ -20,7 +20,7 @@ step time is its model FLOPs per device over the published rate; ours gives our 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Mapping
+from collections.abc import Mapping
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,8 @@ latency per hop is the intercept / (4 (n-1)).
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from hespas_py.calibrate.launch import fit_line
 from hespas_py.calibrate.timing import Budget

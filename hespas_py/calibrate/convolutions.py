@@ -23,7 +23,8 @@ GEMM: M = output pixels, N = output channels of the pass) is the class's share.
 from __future__ import annotations
 
 import statistics
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from hespas_py.calibrate.model import Context, Measured, Observation, compute_seconds, share
 from hespas_py.calibrate.timing import Budget

@@ -21,7 +21,8 @@ measured cycles per element are kept beside the profile's.
 from __future__ import annotations
 
 import statistics
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from hespas_py.calibrate.model import Context, Measured, Observation, compute_seconds, share
 from hespas_py.calibrate.timing import Budget

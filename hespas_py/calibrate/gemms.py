@@ -27,7 +27,8 @@ TF32 units: ``f32_matmul_as_tf32`` and the ``tf32`` entry.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from hespas_py.calibrate.model import Context, Measured, Observation, compute_seconds, share
 from hespas_py.calibrate.timing import Budget

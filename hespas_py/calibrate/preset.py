@@ -18,7 +18,8 @@ import copy
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
+from collections.abc import Mapping
 
 from hespas_py.calibrate.model import Measured
 from hespas_py.hardware import NodePreset, find_preset

@@ -14,7 +14,8 @@ import dataclasses
 import importlib
 import time
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping
+from typing import Any
+from collections.abc import Callable, Mapping
 
 from hespas_py.calibrate.model import Context, Measured, Observation
 from hespas_py.calibrate.preset import (REFERENCE_METHOD, carried, entries, node_document,

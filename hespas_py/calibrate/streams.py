@@ -17,7 +17,8 @@ bytes at exactly that product; a memory-bound kernel's arithmetic is hidden by t
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from hespas_py.calibrate.model import Context, Measured, share
 from hespas_py.calibrate.timing import Budget

@@ -5,7 +5,8 @@ read it)."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import BinaryIO, Iterable
+from typing import BinaryIO
+from collections.abc import Iterable
 
 from google.protobuf import proto
 from google.protobuf.message import DecodeError

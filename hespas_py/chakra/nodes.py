@@ -7,7 +7,7 @@ traces both build their nodes here.
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from hespas_py.chakra.schema import CollectiveCommType, Node, NodeType
 

@@ -11,7 +11,7 @@ that need only some of a node's fields get a view of it from the same declaratio
 from __future__ import annotations
 
 import enum
-from typing import Sequence
+from collections.abc import Sequence
 
 from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
 

@@ -22,7 +22,8 @@ count and where it came from, executions per step, blocks per iteration, scope n
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Mapping, Sequence
+from typing import Any
+from collections.abc import Mapping, Sequence
 
 from hespas_py.chakra.writer import collective_bytes
 from hespas_py.estimate.base import FLASH_BACKWARD, FLASH_FORWARD, Estimate, OpCost
@@ -72,7 +73,7 @@ def module_stats(graph: BlockGraph, estimates: Sequence[Estimate | None], hardwa
             ceiling_flops += estimate.flops
             ceiling_time += estimate.time_s * estimate.peak_flops
         occurrences.update(map(id, estimate.per_op))
-        rows.update(zip(map(id, estimate.per_op), estimate.per_op))
+        rows.update(zip(map(id, estimate.per_op), estimate.per_op, strict=True))
     fallback: Counter[str] = Counter()
     notes: dict[str, None] = {}
     for key, cost in rows.items():

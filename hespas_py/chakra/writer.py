@@ -39,7 +39,7 @@ import shutil
 from dataclasses import dataclass
 from operator import itemgetter
 from pathlib import Path
-from typing import Sequence
+from collections.abc import Sequence
 
 from hespas_py.chakra.encoder import CompCosts, Comm, Plan, TraceEncoder, new_comm, place
 from hespas_py.chakra.files import COMM_GROUP_FILE, trace_name
@@ -189,7 +189,7 @@ def _alike(distinct: list[list[tuple[Comm, ...]]], num_devices: int) -> list[lis
         return [list(range(num_devices))]
     # Equal roles are one object (`_plan`): a device's signature is the ids of its roles.
     by_signature: dict[tuple[int, ...], list[int]] = {}
-    for device, signature in enumerate(zip(*[list(map(id, roles)) for roles in distinct])):
+    for device, signature in enumerate(zip(*[list(map(id, roles)) for roles in distinct], strict=True)):
         by_signature.setdefault(signature, []).append(device)
     return list(by_signature.values())
 
@@ -229,8 +229,8 @@ def write_traces(out_dir: Path, graph: BlockGraph, estimates: Sequence[Estimate 
             _check_fits(graph, block, what, value)
     micros = durations_micros([estimates[b.id].time_s for b in compute])
     comp_costs = {b.id: (m, round(estimates[b.id].flops), round(estimates[b.id].bytes))
-                  for b, m in zip(compute, micros)}
-    for block, m in zip(compute, micros):
+                  for b, m in zip(compute, micros, strict=True)}
+    for block, m in zip(compute, micros, strict=True):
         _check_fits(graph, block, "duration in microseconds", m)
     plan, registry = _plan(graph, layout)
     distinct = _distinct(plan)
@@ -262,7 +262,7 @@ def _write_classes(out_dir: Path, graph: BlockGraph, plan: Plan, distinct: list[
     children = [Forked(lambda share=classes[start:stop]: (marshal.dumps(write(share)),))
                 for start, stop in parts[1:]]
     counts = write(classes[:parts[0][1]])
-    for child, (start, stop) in zip(children, parts[1:]):
+    for child, (start, stop) in zip(children, parts[1:], strict=True):
         data = child.result()
         counts.update(write(classes[start:stop]) if data is None else marshal.loads(data))
     return counts

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Optional
 
 import typer
 
@@ -128,24 +127,27 @@ def _node(item: str) -> tuple[str, str]:
     return name, preset
 
 
+GROUP_HELP = f"Group to evaluate (repeatable; {', '.join(GROUPS)} or all; default hespas)."
+
+
 @app.command("accuracy")
 def accuracy(
     json_out: bool = typer.Option(False, "--json",
                                   help="Print rows, group figures and skipped rows as JSON."),
-    plot: Optional[Path] = typer.Option(None, "--plot", help="Draw measured vs estimated here."),
-    group_names: Optional[list[str]] = typer.Option(
-        None, "--group", help=f"Group to evaluate (repeatable; {', '.join(GROUPS)} or all; default hespas)."),
-    estimators: Optional[list[str]] = typer.Option(
+    plot: Path | None = typer.Option(None, "--plot", help="Draw measured vs estimated here."),
+    group_names: list[str] | None = typer.Option(
+        None, "--group", help=GROUP_HELP),
+    estimators: list[str] | None = typer.Option(
         None, "--estimator", help=f"Estimator to evaluate (repeatable; default {DEFAULT_ESTIMATOR})."),
-    params: Optional[list[str]] = typer.Option(
+    params: list[str] | None = typer.Option(
         None, "--param", metavar="KEY=VALUE", help="Estimator param for every row, as in a node "
         "config's hardware section (repeatable; e.g. fused_attention=true)."),
-    measured: Optional[Path] = typer.Option(
+    measured: Path | None = typer.Option(
         None, "--measured", help="Measured table of the one group evaluated (default: the packaged one)."),
-    workloads: Optional[list[Path]] = typer.Option(
+    workloads: list[Path] | None = typer.Option(
         None, "--workloads", help="Extra folder of <workload>.mlir files (repeatable)."),
     systems: Path = typer.Option(SYSTEMS_DIR, "--systems", help="Folder of system presets."),
-    nodes: Optional[list[str]] = typer.Option(
+    nodes: list[str] | None = typer.Option(
         None, "--node", metavar="[NAME=]PRESET", help="Node preset (a name or a preset folder, "
         "e.g. one hespas calibrate wrote) every row runs on instead of its own; with NAME=, "
         "the rows of node preset NAME only (repeatable)."),

@@ -11,7 +11,8 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Optional, TypeVar
+from typing import TYPE_CHECKING, TypeVar
+from collections.abc import Callable
 
 import typer
 
@@ -44,7 +45,7 @@ def _progress_bar(phases: tuple[str, ...]) -> tuple[object, ProgressHook]:
     return progress, hook
 
 
-def run_stored(out: Path, backend: str, jobs: Optional[int], address: Optional[str],
+def run_stored(out: Path, backend: str, jobs: int | None, address: str | None,
                phases: tuple[str, ...], work: Callable[..., R]) -> R:
     """``work(store, runner, hook)`` on the store under ``out`` and the chosen backend, with a
     progress display of ``phases`` when stderr is a terminal (``hook`` None otherwise)."""
@@ -119,9 +120,9 @@ def sweep_command(
                              "the store of finished work (a rerun resumes from it)."),
     as_json: bool = JSON_OPTION,
     backend: str = BACKEND_OPTION,
-    address: Optional[str] = ADDRESS_OPTION,
-    jobs: Optional[int] = JOBS_OPTION,
-    plot: Optional[Path] = typer.Option(None, "--plot", help="Draw step time per node x system "
+    address: str | None = ADDRESS_OPTION,
+    jobs: int | None = JOBS_OPTION,
+    plot: Path | None = typer.Option(None, "--plot", help="Draw step time per node x system "
                                         "here (needs matplotlib: the plot extra)."),
 ) -> None:
     """Sweep workloads x nodes x systems x estimators x system variants."""

@@ -18,7 +18,7 @@ block, so every stage after the estimate (traces, simulation, reports) carries i
 from __future__ import annotations
 
 import dataclasses
-from typing import Sequence
+from collections.abc import Sequence
 
 from hespas_py.estimate.base import Estimate, OpCost
 from hespas_py.hardware import Params

@@ -88,7 +88,7 @@ from __future__ import annotations
 
 import hashlib
 import math
-from typing import Hashable, Mapping
+from collections.abc import Hashable, Mapping
 
 from hespas_py.errors import HespasError
 from hespas_py.estimate.base import Estimate, OpCost, register
@@ -313,7 +313,7 @@ def _scope_outputs(graph: BlockGraph, scope: int, sunk: Mapping[int, list[int]])
     for number, loop in enumerate(graph.loops, 1):
         if loop.parent == scope:
             dropped = set(sunk.get(number, ()))
-            outputs.update(v for v, arg in zip(loop.op.operands, loop.args) if arg not in dropped)
+            outputs.update(v for v, arg in zip(loop.op.operands, loop.args, strict=True) if arg not in dropped)
             outputs.update(loop.op.captures)
     return outputs
 

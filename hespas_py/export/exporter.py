@@ -21,7 +21,8 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any
+from collections.abc import Callable, Mapping
 
 from hespas_py.errors import HespasError, first_line
 from hespas_py.export.stablehlo import hlo_proto_to_stablehlo, hlo_text_to_stablehlo

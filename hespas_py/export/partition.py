@@ -18,7 +18,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
+from collections.abc import Mapping
 
 from hespas_py.errors import HespasError
 

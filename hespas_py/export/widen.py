@@ -32,7 +32,8 @@ import inspect
 import itertools
 import math
 import re
-from typing import Any, Mapping, Sequence
+from typing import Any
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 
@@ -57,7 +58,7 @@ def _priority(coords: np.ndarray, varying: list[int]) -> tuple[int, ...]:
     """The order of ``varying`` axes (most significant first) in which the members are listed."""
     for order in itertools.permutations(varying):
         keys = [tuple(row) for row in coords[:, list(order)]]
-        if all(a < b for a, b in zip(keys, keys[1:])):
+        if all(a < b for a, b in itertools.pairwise(keys)):
             return order
     raise NotWidenable("a group whose members are not listed axis by axis")
 
@@ -88,13 +89,13 @@ def widen_groups(groups: np.ndarray, small: tuple[int, ...], full: tuple[int, ..
         for combo in itertools.product(*(range(full[a]) for a in fixed)):
             ranges = [range(full[a]) if per_axis[a] == "span" else per_axis[a]
                       for a in range(len(small))]
-            for a, value in zip(fixed, combo):
+            for a, value in zip(fixed, combo, strict=True):
                 ranges[a] = (value,)
             base = [r[0] for r in ranges]
             members = []
             for point in itertools.product(*(ranges[a] for a in order)):
                 coords = list(base)
-                for a, v in zip(order, point):
+                for a, v in zip(order, point, strict=True):
                     coords[a] = v
                 members.append(coords)
             widened.append(np.ravel_multi_index(np.array(members).T, full))
@@ -121,7 +122,7 @@ def widen_pairs(pairs: np.ndarray, small: tuple[int, ...], full: tuple[int, ...]
     steps = {a: _signed_step(dst[:, a] - src[:, a], small[a]) for a in shrunk}
     targets: dict[tuple[int, ...], tuple[int, ...]] = {}
     seen: dict[tuple[int, ...], set[tuple[int, ...]]] = {}
-    for s, d in zip(src, dst):
+    for s, d in zip(src, dst, strict=True):
         key = tuple(s[kept])
         if targets.setdefault(key, tuple(d[kept])) != tuple(d[kept]):
             raise NotWidenable("a permute whose pairs differ along a mesh-invariant axis")
@@ -133,9 +134,9 @@ def widen_pairs(pairs: np.ndarray, small: tuple[int, ...], full: tuple[int, ...]
     for key, target in targets.items():
         for combo in itertools.product(*(range(full[a]) for a in shrunk)):
             a_src, a_dst = [0] * len(small), [0] * len(small)
-            for a, k, t in zip(kept, key, target):
+            for a, k, t in zip(kept, key, target, strict=True):
                 a_src[a], a_dst[a] = k, t
-            for a, v in zip(shrunk, combo):
+            for a, v in zip(shrunk, combo, strict=True):
                 a_src[a], a_dst[a] = v, (v + steps[a]) % full[a]
             widened.append((np.ravel_multi_index(a_src, full), np.ravel_multi_index(a_dst, full)))
     return np.array(sorted(widened), dtype=np.int64)

@@ -13,7 +13,8 @@ from __future__ import annotations
 import dataclasses
 import json
 from dataclasses import dataclass, field
-from typing import Any, Mapping, NamedTuple
+from typing import Any, NamedTuple
+from collections.abc import Mapping
 
 from hespas_py.checks import FRACTION, NON_NEGATIVE, SHARE, Number, Table
 from hespas_py.errors import HespasError
@@ -224,7 +225,7 @@ class Params:
         "kernels (priority fusion does not count them expensive)", False, estimators=FUSED,
         source=True, reader=_MEMORY)
 
-    def updated(self, values: Mapping[str, Any]) -> "Params":
+    def updated(self, values: Mapping[str, Any]) -> Params:
         """A copy with ``values`` (checked config values, by key) set."""
         specs = params_specs()
         return dataclasses.replace(self, **{specs[k].attr: typed(specs[k].rule, v)
@@ -270,7 +271,7 @@ class Hardware:
         capacity is unknown."""
         return int(self.hbm_bytes * self.hbm_usable_fraction) if self.hbm_bytes else None
 
-    def with_params(self, values: Mapping[str, Any]) -> "Hardware":
+    def with_params(self, values: Mapping[str, Any]) -> Hardware:
         """A copy with the checked config ``values`` (by key) set in `params`."""
         return dataclasses.replace(self, params=self.params.updated(values))
 

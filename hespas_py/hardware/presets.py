@@ -13,7 +13,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Mapping, NamedTuple
+from typing import Any, NamedTuple
+from collections.abc import Mapping
 
 from hespas_py.errors import HespasError, unknown_preset
 from hespas_py.hardware.config import declared_estimator, read_config, validate_config

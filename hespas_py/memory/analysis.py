@@ -16,7 +16,8 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
+from collections.abc import Mapping
 
 from hespas_py.errors import HespasError
 from hespas_py.estimate.fusion.rules import GpuRules
@@ -131,7 +132,7 @@ def analyze(module: Module, fused_attention: bool = False, combine: Thresholds =
                  for t in entry.arg_types]
     producers = {r: op.name for op in entry.ops for r in op.results}
     outputs = [Buffer(producers.get(v, "parameter"), t.shape, t.dtype, t.nbytes, "output")
-               for v, t in zip(returned, entry.result_types)]
+               for v, t in zip(returned, entry.result_types, strict=True)]
     top = sorted([*arguments, *outputs, *temporaries.live], key=lambda b: -b.bytes)
     return MemoryReport(
         arguments_bytes=sum(b.bytes for b in arguments),

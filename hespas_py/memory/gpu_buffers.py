@@ -35,7 +35,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from collections.abc import Callable
 
 from hespas_py.estimate.fusion.convolution import CONV_BACKWARD_FILTER, CONV_FORWARD, \
     conv_kind, padded_input

@@ -7,7 +7,7 @@ from __future__ import annotations
 import bisect
 import heapq
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 #: Buffers of a scope's peak kept for the report, largest first.
 TOP_BUFFERS = 10

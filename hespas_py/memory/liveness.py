@@ -63,7 +63,7 @@ from __future__ import annotations
 
 import itertools
 import logging
-from typing import Collection, Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 
 from hespas_py.dag import Dag
 from hespas_py.estimate.fusion.kernel import Kind
@@ -137,7 +137,7 @@ class _Walk:
         self.sliced_state: dict[int, set[int]] = {}  # per while node, `sliced_state`
         keys = {a: next(fresh) for a in args}
         self.scope = Scope(ops, keys, fresh)
-        self.scope.types.update((keys[a], t) for a, t in zip(args, arg_types))
+        self.scope.types.update((keys[a], t) for a, t in zip(args, arg_types, strict=True))
         self.outputs = {self.scope.env[v] for v in outputs if v in self.scope.env}
         self.outputs.update(self.scope.returned)
         self.planner = Planner(self.scope, self.outputs, fused_attention, rules, backend.fusion)

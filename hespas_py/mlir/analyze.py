@@ -28,7 +28,8 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
+from collections.abc import Sequence
 
 from hespas_py.mlir.ops import TERMINATORS, Module, Op, Region
 

@@ -25,7 +25,8 @@ from __future__ import annotations
 
 import json
 import math
-from typing import Any, Callable, Mapping
+from typing import Any
+from collections.abc import Callable, Mapping
 
 from hespas_py.mlir.bindings import ir, mhlo, stablehlo
 from hespas_py.mlir.meshes import Mesh, mesh_axes_groups
@@ -284,7 +285,7 @@ class AttributeReader:
     def _convert(self, op_name: str, found: tuple[ir.Attribute | None, ...], global_ids: bool) -> dict[str, Any]:
         values: dict[str, Any] = {}
         memo = self._memo
-        for (key, name, convert), attr in zip(_OP_SPECS[op_name], found):
+        for (key, name, convert), attr in zip(_OP_SPECS[op_name], found, strict=True):
             if attr is None:
                 continue
             value = memo.get((convert, attr), memo)

@@ -9,7 +9,7 @@ initial value sit inside ``mhlo.fusion`` bodies or behind ``mhlo.copy``.
 
 from __future__ import annotations
 
-from typing import Mapping
+from collections.abc import Mapping
 
 from hespas_py.mlir.ops import Op, Region, scalar_int
 
@@ -116,7 +116,7 @@ def _producer(value: int, defs: Definitions) -> tuple[Op, tuple[int, ...]] | Non
     if op.short_name != "fusion" or not op.regions:
         return op, op.operands
     region = op.regions[0]
-    outer_of = dict(zip(region.args, op.operands))
+    outer_of = dict(zip(region.args, op.operands, strict=True))
     inner = region.ops[-1].operands[op.results.index(value)]
     if inner in outer_of:
         return _producer(outer_of[inner], defs)

@@ -28,7 +28,7 @@ class Mesh:
     device_ids: tuple[int, ...]
 
     @classmethod
-    def of(cls, axes: list[tuple[str, int]], device_ids: list[int]) -> "Mesh":
+    def of(cls, axes: list[tuple[str, int]], device_ids: list[int]) -> Mesh:
         """A mesh whose device ids default to the iota when ``device_ids`` is empty;
         `ValueError` for more than `MAX_DEVICES` devices."""
         size = math.prod(axis_size for _, axis_size in axes)

@@ -42,7 +42,8 @@ import itertools
 import logging
 import sys
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Sequence
+from typing import Any
+from collections.abc import Iterable, Iterator, Sequence
 
 from hespas_py import forking
 from hespas_py.errors import HespasError
@@ -185,9 +186,9 @@ class _FunctionReader(FunctionWalk):
         shares = forking.shares(count, min(jobs, count // _OPS_PER_JOB), _PARENT_WEIGHT)
         first_ids = [len(self._types) + _IDS_PER_OP * start for start, _ in shares]
         children = [Forked(functools.partial(self._encoded_share, block, start, stop, first_id))
-                    for (start, stop), first_id in zip(shares[1:], first_ids[1:])]
+                    for (start, stop), first_id in zip(shares[1:], first_ids[1:], strict=True)]
         ops = self._ops(itertools.islice(block.operations, shares[0][1]))
-        for child, (start, stop), first_id in zip(children, shares[1:], first_ids[1:]):
+        for child, (start, stop), first_id in zip(children, shares[1:], first_ids[1:], strict=True):
             decoder = ShareDecoder(first_id, start, ops, ids=self._ids, types=self._types,
                                    defs=self._defs,
                                    interned={t: t for t in self._type_cache.values()},

@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import itertools
 import marshal
-from typing import Any, Callable, Sequence
+from typing import Any
+from collections.abc import Callable, Sequence
 
 from hespas_py.mlir.loops import TRACKED
 from hespas_py.mlir.ops import Op, Region, TensorType, new_op
@@ -150,7 +151,7 @@ class ShareDecoder:
         types.extend([table[i] if i >= 0 else None for i in value_types])
         self._types_end = len(types)
         self.holes += len(value_types) - len(defined)
-        ids.update(zip(keys, [i + delta for i in defined] if delta else defined))
+        ids.update(zip(keys, [i + delta for i in defined] if delta else defined, strict=True))
         ops, decode, deferred = self._ops, self._decode, self._deferred
         for record in records:
             if record[-1] and record[0] not in TRACKED:  # calls a function: built by finish

@@ -33,7 +33,8 @@ import re
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Mapping, NoReturn
+from typing import NoReturn
+from collections.abc import Callable, Mapping
 
 from hespas_py.errors import HespasError
 from hespas_py.mlir.bindings import ir, make_context, stablehlo

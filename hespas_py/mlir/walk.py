@@ -11,7 +11,8 @@ forked processes.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any
+from collections.abc import Callable, Iterable, Sequence
 
 from hespas_py.errors import HespasError
 from hespas_py.mlir.analyze import EXPANDED
@@ -41,7 +42,7 @@ class _OpKind:
     tracked: bool
 
     @classmethod
-    def of(cls, name: str) -> "_OpKind":
+    def of(cls, name: str) -> _OpKind:
         return cls(name, name in OPS_WITH_ATTRIBUTES, name in TRACKED)
 
 
@@ -165,7 +166,7 @@ class FunctionWalk:
         arg_types = tuple([self._type(a.type) for a in arguments])
         types.extend(arg_types)
         args = tuple(range(first, len(types)))
-        self._ids.update(zip(map(self._value_key, arguments), args))
+        self._ids.update(zip(map(self._value_key, arguments), args, strict=True))
         return args, arg_types
 
     def _ops(self, views: Iterable[ir.OpView], start: int = 0) -> list[Op]:
@@ -204,7 +205,7 @@ class FunctionWalk:
                 result_types = tuple([type_of(t) for t in results.types])
                 types.extend(result_types)
                 result_ids = tuple(range(first, len(types)))
-                ids.update(zip(map(key, results), result_ids))
+                ids.update(zip(map(key, results), result_ids, strict=True))
             converted = new_op(name, result_ids, operands, result_types, tuple(map(type_at, operands)),
                                 attrs, regions, captures, index)
             if kind.tracked:

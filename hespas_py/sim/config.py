@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
+from collections.abc import Mapping
 
 from hespas_py.chakra.files import COMM_GROUP_FILE, TRACE_PREFIX
 from hespas_py.errors import HespasError, unknown_preset
@@ -113,7 +114,7 @@ class Machine:
     setup: SystemSetup
 
     @classmethod
-    def load(cls, system: str | Path) -> "Machine":
+    def load(cls, system: str | Path) -> Machine:
         """The machine of a system folder or preset (`resolve_system_files`)."""
         return cls(str(system), load_setup(resolve_system_files(system)))
 

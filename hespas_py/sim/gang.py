@@ -17,7 +17,7 @@ skew sooner; `SimResult.timed_collectives` marks a run made this way.
 
 from __future__ import annotations
 
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 from hespas_py.chakra.schema import NodeType
 from hespas_py.sim.machine import NetworkConfig, SystemConfig

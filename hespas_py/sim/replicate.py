@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
-from typing import Mapping
+from collections.abc import Mapping
 
 from hespas_py.chakra.schema import NodeType
 from hespas_py.sim.columns import Columns
@@ -55,7 +55,7 @@ def _timing_trace(node: TraceNode, at_start: bool) -> Trace:
 
 def group_geometry(members: tuple[int, ...], network: Network) -> tuple:
     """How the steps of a group's ring (its members in order, round) cross the network."""
-    return tuple(network.route(a, b) for a, b in zip(members, members[1:] + members[:1]))
+    return tuple(network.route(a, b) for a, b in zip(members, members[1:] + members[:1], strict=True))
 
 
 class CollectiveTimes:

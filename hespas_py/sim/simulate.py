@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 from hespas_py.errors import HespasError
 from hespas_py.gc_pause import gc_paused

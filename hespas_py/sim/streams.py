@@ -51,7 +51,7 @@ class Stream:
     __slots__ = ("stream_id", "owner", "dataset", "phases", "priority", "queue_id", "phase",
                  "initialized")
 
-    def __init__(self, owner: "Sys", dataset: DataSet, stream_id: int, phases: list[Phase],
+    def __init__(self, owner: Sys, dataset: DataSet, stream_id: int, phases: list[Phase],
                  priority: int) -> None:
         self.stream_id = stream_id
         self.owner = owner

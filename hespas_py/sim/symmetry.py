@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 from hespas_py.chakra.schema import NodeType
 from hespas_py.sim.columns import Column, Columns, of_traces

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Sequence
+from collections.abc import Sequence
 
 from hespas_py.chakra.io import write_trace
 from hespas_py.chakra.schema import Node

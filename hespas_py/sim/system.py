@@ -179,7 +179,8 @@ class Sys:
                     phases.append(phase(dim, ALL_REDUCE, remain,
                                         self.levels[dim_mapper[dim]].next_first()))
                     remain = phases[-1].final_data_size
-                for dim in range(dim - 1, -1, -1):
+                top = dim
+                for dim in range(top - 1, -1, -1):
                     if active(dim):
                         phases.append(phase(dim, ALL_GATHER, remain,
                                             self.levels[dim_mapper[dim]].next_last()))

@@ -173,7 +173,7 @@ def load_traces(paths: list[Path]) -> list[Trace]:
     by_inode: dict[tuple[int, int], Trace] = {}
     by_digest: dict[bytes, Trace] = {}
     traces = []
-    for npu, path in enumerate(paths):
+    for path in paths:
         try:
             stat = os.stat(path)
         except FileNotFoundError:

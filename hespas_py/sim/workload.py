@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import heapq
 import math
-from typing import Mapping
+from collections.abc import Mapping
 
 from hespas_py.chakra.schema import CollectiveCommType, NodeType, enum_name
 from hespas_py.sim.collectives import ALL_GATHER, ALL_REDUCE, ALL_TO_ALL, REDUCE_SCATTER

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import lru_cache
 from operator import attrgetter
-from typing import Mapping
+from collections.abc import Mapping
 
 from hespas_py.mlir.ops import Op, TensorType
 

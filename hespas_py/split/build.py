@@ -27,7 +27,7 @@ A block of a later iteration repeats the block of the first instance of its body
 from __future__ import annotations
 
 import dataclasses
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 from hespas_py.errors import HespasError
 from hespas_py.fast_init import fast_constructor
@@ -91,7 +91,7 @@ def _analyse(program: Program, groups: Sequence[Sequence[int]]) -> tuple[list[_G
         untyped = False
         for position in group:
             op = ops[position]
-            pairs = zip(op.operands, op.operand_types)
+            pairs = zip(op.operands, op.operand_types, strict=True)
             if op.captures:
                 pairs = (*pairs, *((c, None) for c in op.captures))
                 untyped = True
@@ -122,7 +122,7 @@ def _analyse(program: Program, groups: Sequence[Sequence[int]]) -> tuple[list[_G
         block_ops = tuple([ops[p] for p in group])
         outputs = []
         for op in block_ops:
-            for value, vtype in zip(op.results, op.result_types):
+            for value, vtype in zip(op.results, op.result_types, strict=True):
                 if value in escaping:
                     outputs.append(vtype)
         if untyped:
@@ -141,7 +141,7 @@ class _Instance:
 
     __slots__ = ("program", "args", "parent", "group_of", "block_of_group", "results")
 
-    def __init__(self, program: Program, args: dict[int, Sources], parent: "_Instance | None",
+    def __init__(self, program: Program, args: dict[int, Sources], parent: _Instance | None,
                  group_of: list[int], groups: int) -> None:
         self.program, self.args, self.parent, self.group_of = program, args, parent, group_of
         self.block_of_group: list[int] = [-1] * groups
@@ -238,12 +238,12 @@ class _Builder:
             number = self._scope[id(body)] = len(self.loops)
         entry = self.loops[number - 1]
         start = len(self.blocks)
-        args = {arg: around.sources(v) for arg, v in zip(loop.body.args, loop.op.operands)}
+        args = {arg: around.sources(v) for arg, v in zip(loop.body.args, loop.op.operands, strict=True)}
         last: Sources = ()
         for trip in range(loop.trips):
             first = len(self.blocks)
             iteration = self.instantiate(body, args, around, number, after, since)
-            args = {arg: iteration.sources(v) for arg, v in zip(loop.body.args, loop.body.yielded)}
+            args = {arg: iteration.sources(v) for arg, v in zip(loop.body.args, loop.body.yielded, strict=True)}
             if trip == 0:
                 _check_size(self.source, loop, start + (len(self.blocks) - start) * loop.trips)
             last = self._ends(first)
@@ -253,7 +253,7 @@ class _Builder:
         self.loops[number - 1] = dataclasses.replace(entry, executions=entry.executions + 1,
                                                      blocks_per_iteration=per_iteration)
         around.results.update(zip(loop.op.results, (tuple(sorted({*args[arg], *last}))
-                                                    for arg in loop.body.args)))
+                                                    for arg in loop.body.args), strict=True))
 
 
 def _check_size(source: str, loop: Loop, blocks: int) -> None:

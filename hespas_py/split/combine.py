@@ -29,7 +29,8 @@ sizes into one communication node.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields
-from typing import Any, Mapping, Sequence
+from typing import Any
+from collections.abc import Mapping, Sequence
 
 from hespas_py.dag import Dag
 from hespas_py.errors import HespasError
@@ -65,7 +66,7 @@ class Thresholds:
         return any(asdict(self).values())
 
     @classmethod
-    def of(cls, value: Any, what: str = "combine_threshold") -> "Thresholds":
+    def of(cls, value: Any, what: str = "combine_threshold") -> Thresholds:
         """Read ``value``: one byte count for every kind, a ``{kind: bytes}`` mapping, or the
         command line's ``BYTES`` / ``kind=BYTES,kind=BYTES`` (kinds left out never combine).
         A problem is a `HespasError` naming ``what``."""

@@ -4,7 +4,7 @@ worked out from the device id as XLA's ``MatchReduceScatter`` does (`hespas_py.s
 
 from __future__ import annotations
 
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 from hespas_py.mlir.ops import DTYPE_BYTES, Op, scalar_int
 
@@ -18,7 +18,7 @@ class Producers:
     """The op defining each value of a sequence (then of the sequences around it), worked out
     on the first look-up: most sequences have no candidate and never ask."""
 
-    def __init__(self, ops: Sequence[Op | None], outer: "Producers | None") -> None:
+    def __init__(self, ops: Sequence[Op | None], outer: Producers | None) -> None:
         self._ops, self._outer = ops, outer
         self._found: dict[int, Op] | None = None
 

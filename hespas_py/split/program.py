@@ -28,7 +28,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 from dataclasses import dataclass, field
-from typing import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 
 from hespas_py.errors import HespasError
 from hespas_py.mlir.ops import TERMINATORS, Module, Op, Region
@@ -54,7 +54,7 @@ class Flat:
     ops: tuple[Op, ...]
     yielded: tuple[int, ...]
     args: tuple[int, ...] = ()
-    loops: Mapping[int, "Loop"] = field(default_factory=dict)
+    loops: Mapping[int, Loop] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -196,10 +196,10 @@ class _Flattener:
 
     def _inline(self, op: Op, body: Region, subst: dict[int, int], out: list[Op],
                 expanded: dict[int, Loop], where: str) -> None:
-        for arg, operand in zip(body.args, op.operands):
+        for arg, operand in zip(body.args, op.operands, strict=True):
             subst[arg] = operand
         yielded = self.emit(body.ops, subst, out, expanded, where)
-        for result, value in zip(op.results, yielded):
+        for result, value in zip(op.results, yielded, strict=True):
             subst[result] = value
 
     def _inline_call(self, op: Op, subst: dict[int, int], out: list[Op],
@@ -214,8 +214,8 @@ class _Flattener:
                 for value in region.args:
                     renamed[value] = next(fresh)
         body = [_rename_deep(callee_op, renamed) for callee_op in function.ops]
-        yielded = self.emit(body, dict(zip(function.args, op.operands)), out, expanded, where)
-        for result, value in zip(op.results, yielded):
+        yielded = self.emit(body, dict(zip(function.args, op.operands, strict=True)), out, expanded, where)
+        for result, value in zip(op.results, yielded, strict=True):
             subst[result] = value
 
     def _loop(self, op: Op, subst: dict[int, int], where: str) -> Loop:
@@ -240,7 +240,7 @@ class _Flattener:
         taken, note = loops.taken_branch(where, op, weights)
         self.assumptions.append(note)
         yielded = self.emit(op.regions[taken].ops, subst, out, expanded, f"{where} >")
-        for result, value in zip(op.results, yielded):
+        for result, value in zip(op.results, yielded, strict=True):
             subst[result] = value
 
 

@@ -35,7 +35,8 @@ are not modelled.
 from __future__ import annotations
 
 import dataclasses
-from typing import Mapping, Sequence
+import itertools
+from collections.abc import Mapping, Sequence
 
 from hespas_py.mlir.ops import Op, scalar_int
 from hespas_py.split.device_offsets import IdMap, Offsets, Producers
@@ -59,7 +60,7 @@ def rewrite_program(program: PerDeviceProgram, num_replicas: int, num_partitions
     return dataclasses.replace(program, top=top), counts
 
 
-def _rewrite_flat(flat: Flat, outer: "Producers | None", replicas: int, partitions: int,
+def _rewrite_flat(flat: Flat, outer: Producers | None, replicas: int, partitions: int,
                   counts: dict[str, int]) -> Flat:
     """``flat`` rewritten, its expanded loop bodies included; ``outer``: the producers of the
     values of the sequences around it."""
@@ -234,7 +235,7 @@ def _orthogonal(groups: Sequence[Sequence[int]], partitions: int) -> bool:
 def _split_dim(full: Sequence[int], part: Sequence[int], offsets: Sequence[int],
                producer: Producers) -> int | None:
     """``ExtractSplitDimSpec`` with one split dimension allowed."""
-    differing = [d for d, (a, b) in enumerate(zip(full, part)) if a != b]
+    differing = [d for d, (a, b) in enumerate(zip(full, part, strict=True)) if a != b]
     if len(differing) == 1:
         return differing[0]
     split = [d for d in range(len(full))
@@ -264,7 +265,7 @@ def _unmodified_dims(before: Sequence[int], after: Sequence[int]) -> dict[int, i
         if size_a == size_b:
             bounds.append((i, j))
     unmodified = {}
-    for (i0, j0), (i1, j1) in zip(bounds, bounds[1:]):
+    for (i0, j0), (i1, j1) in itertools.pairwise(bounds):
         if i1 - i0 == 1 and j1 - j0 == 1:
             unmodified[j0] = i0
     return unmodified

@@ -12,7 +12,8 @@ import dataclasses
 import io
 import json
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any
+from collections.abc import Mapping, Sequence
 
 from hespas_py.sweep.plan import LABELS
 from hespas_py.sweep.runner import SweepResult

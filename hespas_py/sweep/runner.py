@@ -15,7 +15,8 @@ import dataclasses
 import math
 from collections import defaultdict
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping
+from typing import Any
+from collections.abc import Callable, Mapping
 
 from hespas_py.sweep.backends import Backend
 from hespas_py.sweep.plan import Plan, Point

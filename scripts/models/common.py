@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import math
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 import jax
 from jax.sharding import Mesh, NamedSharding, PartitionSpec as P

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from typing import Any, Optional
+from typing import Any
 
 import jax
 import jax.numpy as jnp
@@ -162,7 +162,7 @@ def loss(c: Config, program: Program, shards: dict[str, Any], tokens: jax.Array,
     return cross_entropy(x @ whole(shards["logits"], 0, layout), targets, layout)
 
 
-def train(program: Program, config: Optional[Config] = None) -> tuple[Any, tuple[Any, ...]]:
+def train(program: Program, config: Config | None = None) -> tuple[Any, tuple[Any, ...]]:
     """``(jitted step, abstract args)`` of ``program`` (on ``config`` instead of its own model if given)."""
     c = config or CONFIGS[program.model]
     return train_step(functools.partial(loss, c, program), params(c), program.layout, program.seq,

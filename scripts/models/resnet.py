@@ -65,7 +65,7 @@ def architecture(depth: int) -> list[tuple[int, int]]:
     _, stages = DEPTHS[depth]
     return [
         (filters, 2 if i > 0 and j == 0 else 1)
-        for i, (blocks, filters) in enumerate(zip(stages, STAGE_FILTERS))
+        for i, (blocks, filters) in enumerate(zip(stages, STAGE_FILTERS, strict=True))
         for j in range(blocks)
     ]
 
