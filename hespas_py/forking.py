@@ -20,6 +20,7 @@ thread count (no ``/proc``), everything runs in this process. docs/forking.md sa
 from __future__ import annotations
 
 import contextlib
+import functools
 import itertools
 import marshal
 import os
@@ -158,7 +159,12 @@ def background(work: Callable[[], Any], worth_it: bool = True) -> Callable[[], A
     process is allowed (the result must marshal), else here when the getter is called."""
     if not worth_it or max_jobs() < 2:
         return work
-    return _Later(work, Forked(lambda: (marshal.dumps(work()),)))
+    return _Later(work, Forked(functools.partial(marshalled, work)))
+
+
+def marshalled(work: Callable[..., Any], *args: Any) -> tuple[bytes]:
+    """``work(*args)`` marshalled: the one chunk of a `Forked` child whose result is plain data."""
+    return (marshal.dumps(work(*args)),)
 
 
 def shares(count: int, jobs: int, first_weight: float = 1.0) -> list[tuple[int, int]]:

@@ -205,9 +205,10 @@ class TraceEncoder:
         placement must be ``device``'s."""
         if not self._steps:
             self._prepare()
-        parts, kinds, shared, placed = [_HEADER], [], self._shared, self._placed
+        parts, shared, placed = [_HEADER], self._shared, self._placed
+        kinds: list[NodeType] = []
         for step in self._steps:
-            if step.__class__ is int:
+            if isinstance(step, int):
                 comms = plan[placed[step].block.id][device]
                 kinds += map(_KIND, comms)
                 parts.append(shared.get((step, id(comms))) or self._encode(step, comms))

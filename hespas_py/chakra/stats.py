@@ -66,6 +66,7 @@ def module_stats(graph: BlockGraph, estimates: Sequence[Estimate | None], hardwa
                 entry["combined_ops"] = entry.get("combined_ops", 0) + len(block.ops)
             continue
         estimate = estimates[block.id]
+        assert estimate is not None, "every compute block has an estimate"
         time_s += estimate.time_s
         flops += estimate.flops
         nbytes += estimate.bytes

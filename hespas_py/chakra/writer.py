@@ -49,7 +49,7 @@ from hespas_py.chakra.schema import CollectiveCommType, NodeType
 from hespas_py.checks import TRACE_INT_MAX
 from hespas_py.errors import HespasError
 from hespas_py.estimate.base import Estimate
-from hespas_py.forking import Forked, max_jobs, shares
+from hespas_py.forking import Forked, marshalled, max_jobs, shares
 from hespas_py.mlir.ops import Op
 from hespas_py.split.blocks import Block, BlockGraph
 
@@ -222,14 +222,17 @@ def write_traces(out_dir: Path, graph: BlockGraph, estimates: Sequence[Estimate 
     and the others' groups and peers (`hespas_py.chakra.symmetric`).
     """
     compute = [b for b in graph.blocks if not b.collective]
+    costs = []
     for block in compute:
         estimate = estimates[block.id]
+        assert estimate is not None, "every compute block has an estimate"
         for what, value in (("time", estimate.time_s), ("FLOPs", estimate.flops),
                             ("bytes", estimate.bytes)):
             _check_fits(graph, block, what, value)
-    micros = durations_micros([estimates[b.id].time_s for b in compute])
-    comp_costs = {b.id: (m, round(estimates[b.id].flops), round(estimates[b.id].bytes))
-                  for b, m in zip(compute, micros, strict=True)}
+        costs.append(estimate)
+    micros = durations_micros([e.time_s for e in costs])
+    comp_costs = {b.id: (m, round(e.flops), round(e.bytes))
+                  for b, e, m in zip(compute, costs, micros, strict=True)}
     for block, m in zip(compute, micros, strict=True):
         _check_fits(graph, block, "duration in microseconds", m)
     plan, registry = _plan(graph, layout)
@@ -259,7 +262,7 @@ def _write_classes(out_dir: Path, graph: BlockGraph, plan: Plan, distinct: list[
     parts = shares(len(classes), max(1, min(jobs, len(classes) // _TRACES_PER_JOB)))
     write = functools.partial(_write_share, out_dir, graph, plan, distinct, comp_costs,
                               jobs if len(parts) == 1 else 1)
-    children = [Forked(lambda share=classes[start:stop]: (marshal.dumps(write(share)),))
+    children = [Forked(functools.partial(marshalled, write, classes[start:stop]))
                 for start, stop in parts[1:]]
     counts = write(classes[:parts[0][1]])
     for child, (start, stop) in zip(children, parts[1:], strict=True):

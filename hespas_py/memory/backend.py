@@ -103,7 +103,7 @@ def sliced_state(node: Node, fresh: Iterator[int]) -> set[int]:
             readers.setdefault(k, []).append((inner.op.short_name, i))
     positions = [k for k in range(len(node.op.operands)) if k not in node.sunk]
     sliced = set()
-    for key, k in zip(node.inputs, positions, strict=True):
+    for key, k in zip(node.inputs, positions, strict=False):
         arg = keys[body.args[k]]
         if k < len(scope.returned) and scope.returned[k] == arg and readers.get(arg) \
                 and all(r == ("dynamic_slice", 0) for r in readers[arg]):

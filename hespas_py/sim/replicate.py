@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from hespas_py.chakra.schema import NodeType
 from hespas_py.sim.columns import Columns
@@ -99,10 +99,11 @@ class CollectiveTimes:
         (`NotSymmetric` when NPUs finish apart)."""
         node = self.columns.trace.nodes[position]
         column = self.columns.values[position]
+        npus: Sequence[int]
         if column[0] is None:
             npus = range(self.columns.num_npus)
         else:
-            net = Network(self.network, None)
+            net = Network(self.network, EventQueue())  # geometry only: no events
             by_geometry: dict[tuple, int] = {}
             for gid in dict.fromkeys(column):
                 by_geometry.setdefault(group_geometry(self.groups[gid], net), gid)
