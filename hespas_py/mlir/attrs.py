@@ -109,7 +109,7 @@ def _known_trip_count(attr: ir.Attribute) -> int | None:
         if isinstance(attr, ir.StringAttr):
             count = json.loads(attr.value)["known_trip_count"]["n"]
         else:
-            count = ir.DictionaryAttr(ir.DictionaryAttr(attr)["known_trip_count"])["n"]
+            count = ir.DictAttr(ir.DictAttr(attr)["known_trip_count"])["n"]
             count = count.value
         return int(count)
     except (KeyError, TypeError, ValueError, AttributeError):

@@ -27,7 +27,8 @@ A block of a later iteration repeats the block of the first instance of its body
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from typing import cast
 
 from hespas_py.errors import HespasError
 from hespas_py.fast_init import fast_constructor
@@ -85,13 +86,14 @@ def _analyse(program: Program, groups: Sequence[Sequence[int]]) -> tuple[list[_G
     escaping = set(program.returned)
     reads = []
     for block_id, group in enumerate(groups):
-        deps: set[int] = set()
+        waits: set[int] = set()
         late: list[int] = []
         inputs: dict[int, TensorType | None] = {}  # None: a capture, its type looked up below
         untyped = False
         for position in group:
             op = ops[position]
-            pairs = zip(op.operands, op.operand_types, strict=True)
+            pairs: Iterable[tuple[int, TensorType | None]] = zip(op.operands, op.operand_types,
+                                                                 strict=True)
             if op.captures:
                 pairs = (*pairs, *((c, None) for c in op.captures))
                 untyped = True
@@ -109,9 +111,9 @@ def _analyse(program: Program, groups: Sequence[Sequence[int]]) -> tuple[list[_G
                         if block_of[source] in loop_groups:
                             late.append(value)
                         else:
-                            deps.add(block_of[source])
+                            waits.add(block_of[source])
         escaping.update(inputs)
-        reads.append((sorted(deps), late, inputs, untyped))
+        reads.append((sorted(waits), late, inputs, untyped))
     analysed = []
     is_collective = program.collective.__getitem__
     for block_id, group in enumerate(groups):
@@ -129,7 +131,7 @@ def _analyse(program: Program, groups: Sequence[Sequence[int]]) -> tuple[list[_G
             types = tuple(t for t in (t if t is not None else program.type_of(v)
                                       for v, t in inputs.items()) if t is not None)
         else:
-            types = tuple(inputs.values())
+            types = cast("tuple[TensorType, ...]", tuple(inputs.values()))  # no capture: all typed
         loop = group[0] if block_id in loop_groups else -1
         collective = all(map(is_collective, group))
         analysed.append(_Group(block_ops, deps, late, collective, types, tuple(outputs), loop))
@@ -186,8 +188,8 @@ class _Builder:
             groups = self.grouping(program)
             if self.combine:
                 groups = combine_groups(program, groups, self.combine)
-            groups, group_of = _analyse(program, groups)
-            found = self._analysed[id(program)] = (program, groups, group_of)
+            analysed, group_of = _analyse(program, groups)
+            found = self._analysed[id(program)] = (program, analysed, group_of)
         return found[1], found[2]
 
     def instantiate(self, program: Program, args: dict[int, Sources], parent: _Instance | None,

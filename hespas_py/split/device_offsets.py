@@ -87,12 +87,13 @@ class Offsets:
             return False
         factors = [scalar_int(self.producer.get(v)) for v in product.operands]
         k = 0 if factors[0] is not None else 1
-        if factors[k] is None or factors[k] <= 0:
+        factor = factors[k]
+        if factor is None or factor <= 0:
             return False
         index = self._through_convert(lookup.operands[1])
         if index != self._through_convert(product.operands[1 - k]):
             return False
-        return self._each(lambda i: _minus(factors[k] * i, self._entry(lookup, i)), shard)
+        return self._each(lambda i: _minus(factor * i, self._entry(lookup, i)), shard)
 
     def _through_convert(self, value: int) -> int:
         op = self.producer.get(value)
@@ -115,6 +116,7 @@ class Offsets:
         """The table entry ``lookup`` reads on ``device``."""
         index = self._index(lookup.operands[1], device)
         table = self.producer.get(lookup.operands[0])
+        assert table is not None, "`_lookup` found the table"
         size = lookup.operand_types[0].shape[0]
         if index is None or not 0 <= index < size:
             return None
