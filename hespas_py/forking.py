@@ -29,7 +29,7 @@ import struct
 import tempfile
 import weakref
 from typing import Any
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable
 
 from hespas_py.errors import HespasError
 
@@ -101,7 +101,7 @@ class Forked:
         os.close(write_end)
         self._read_end = read_end
 
-    def chunks(self) -> Iterator[bytes]:
+    def chunks(self) -> Generator[bytes, None, None]:
         """The child's chunks, each as soon as it is written; `failed` tells at the end whether
         the child stopped early. Closing this iterator early kills the child."""
         if self._pid < 0:

@@ -94,10 +94,10 @@ def widen_groups(groups: np.ndarray, small: tuple[int, ...], full: tuple[int, ..
             base = [r[0] for r in ranges]
             members = []
             for point in itertools.product(*(ranges[a] for a in order)):
-                coords = list(base)
+                member = list(base)
                 for a, v in zip(order, point, strict=True):
-                    coords[a] = v
-                members.append(coords)
+                    member[a] = v
+                members.append(member)
             widened.append(np.ravel_multi_index(np.array(members).T, full))
     return np.array(sorted(widened, key=lambda g: int(g[0])), dtype=np.int64)
 
@@ -165,7 +165,7 @@ def widen(text: str, small: Axes, full: Mapping[str, int]) -> str:
                     if key not in done:
                         ids = np.array(ir.DenseIntElementsAttr(op.attributes[name]), np.int64)
                         try:
-                            done[key] = ir.DenseElementsAttr.get(
+                            done[key] = ir.DenseElementsAttr.get(  # type: ignore[call-overload]
                                 rule(ids, small_shape, full_shape), type=i64)
                         except NotWidenable as exc:
                             raise HespasError(f"{op.name}: cannot widen its {name} from the "
@@ -177,7 +177,8 @@ def widen(text: str, small: Axes, full: Mapping[str, int]) -> str:
         module.operation.attributes["mhlo.num_partitions"] = ir.IntegerAttr.get(
             ir.IntegerType.get_signless(32), math.prod(full_shape))
         _drop_entry_shardings(module)
-        return _widen_meshes(module.operation.get_asm(enable_debug_info=False), full)
+        asm = module.operation.get_asm(enable_debug_info=False)
+        return _widen_meshes(asm, full)  # type: ignore[arg-type]  # a str without binary=True
 
 
 def _widen_meshes(text: str, full: Mapping[str, int]) -> str:
@@ -201,7 +202,9 @@ def _drop_entry_shardings(module) -> None:
         for key in ("arg_attrs", "res_attrs"):
             if key not in op.attributes:
                 continue
-            kept = [ir.DictAttr.get({a.name: a.attr for a in ir.DictAttr(attrs)
+            # (a DictAttr iterates over its named attributes; its stub does not say so)
+            kept = [ir.DictAttr.get({a.name: a.attr
+                                     for a in ir.DictAttr(attrs)  # type: ignore[attr-defined]
                                      if a.name != "mhlo.sharding"})
                     for attrs in ir.ArrayAttr(op.attributes[key])]
             op.attributes[key] = ir.ArrayAttr.get(kept)

@@ -131,9 +131,9 @@ class BlockExtractor:
                     clone.operands[i] = new_value[value]
                 remap = {old: new_value[v] for old, v in zip(values, op.captures, strict=True)}
                 for inner in _walk(clone):
-                    for i, value in enumerate(inner.operands):
-                        if value in remap:
-                            inner.operands[i] = remap[value]
+                    for i, operand in enumerate(inner.operands):
+                        if operand in remap:
+                            inner.operands[i] = remap[operand]
                 for value, old, new in zip(op.results, source.results, clone.results, strict=True):
                     new_value[value] = new
                     if _used_outside(old, sources_set):
@@ -184,7 +184,7 @@ def _add_body(bodies: list[list[ir.Operation]], block: ir.Block) -> None:
 def _types(values: Sequence[ir.Value]) -> list[tuple[tuple[int, ...], str | None]]:
     """(shape, element type) of each value as the reader records it (no element type for
     tokens, tuples and futures)."""
-    out = []
+    out: list[tuple[tuple[int, ...], str | None]] = []
     for value in values:
         vtype = value.type
         if isinstance(vtype, ir.RankedTensorType):
@@ -204,7 +204,8 @@ def _read_types(types: Sequence[TensorType]) -> list[tuple[tuple[int, ...], str 
 def _used_outside(value: ir.Value, block_ops: set[ir.Operation]) -> bool:
     """Whether some user of ``value`` lies outside every op of the block."""
     for use in value.uses:
-        owner = use.owner.operation if hasattr(use.owner, "operation") else use.owner
+        owner: ir.Operation | ir.OpView | None = (
+            use.owner.operation if hasattr(use.owner, "operation") else use.owner)
         while owner is not None and owner not in block_ops:
             parent = owner.parent
             owner = parent.operation if parent is not None else None

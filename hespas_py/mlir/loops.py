@@ -35,7 +35,7 @@ def trip_count(operands: tuple[int, ...], cond: Region, body: Region, defs: Defi
         return None
     compare_op, (lhs, rhs) = compare[0], compare[1][:2]
     direction = compare_op.attrs.get("comparison_direction")
-    for iv, bound, relation in ((lhs, rhs, direction), (rhs, lhs, _FLIPPED.get(direction))):
+    for iv, bound, relation in ((lhs, rhs, direction), (rhs, lhs, _FLIPPED.get(direction or ""))):
         if iv not in cond.args:
             continue
         k = cond.args.index(iv)

@@ -117,6 +117,7 @@ def _read(parsed: ParsedModule, outline: bool) -> Module:
         functions = reader(name, module, meshes, hash).read_all()
         if functions is None:  # two values hashed alike: number them by the values themselves
             functions = reader(name, module, meshes, _same).read_all()
+            assert functions is not None, "exact keys never collide"
     except UnreadableAttribute as error:
         raise HespasError(f"{name}: {error}") from None
     warnings = (*parsed.warnings, *_dialect_warnings(name, functions.values(), parsed.unregistered))
@@ -212,7 +213,8 @@ class _FunctionReader(FunctionWalk):
         """In a forked child: ops ``start:stop`` of ``block`` (the parent reads those before
         them), values numbered from ``first_id``, encoded a chunk at a time (`ShareEncoder`)."""
         types = self._types
-        types.extend([None] * (first_id - len(types)))
+        # the parent's ids: types this child never reads
+        types.extend([None] * (first_id - len(types)))  # type: ignore[list-item]
         self._ids = Borrowing(self._ids, types, self._borrowed)
         encoder = ShareEncoder(self._ids, types, self._borrowed)
         views = itertools.islice(block.operations, start, stop)

@@ -19,7 +19,7 @@ from __future__ import annotations
 import itertools
 import marshal
 from typing import Any
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from hespas_py.mlir.loops import TRACKED
 from hespas_py.mlir.ops import Op, Region, TensorType, new_op
@@ -58,7 +58,7 @@ class ShareEncoder:
         self._ids, self._types, self._borrowed = ids, types, borrowed
         self._type_index = {id(None): -1}       # id(TensorType) -> its index in the decoder's table
         self._attrs_index: dict[int, int] = {}  # id(attribute dict) -> likewise
-        self._attrs_sent: list[dict[str, Any]] = []  # keeps those ids from being reused
+        self._attrs_sent: list[Mapping[str, Any]] = []  # keeps those ids from being reused
         self._types_sent = len(types)           # ids below have their types sent (or are not ours)
         self._keys_seen = len(ids)              # entries of ids already looked at
         self._borrowed_sent = 0
@@ -66,7 +66,7 @@ class ShareEncoder:
     def chunk(self, ops: Sequence[Op]) -> bytes:
         """The next chunk: ``ops`` and what the decoder needs to know first."""
         new_types: list[tuple] = []
-        new_attrs: list[dict[str, Any]] = []
+        new_attrs: list[dict[str, Any]] = []  # marshalled: the reader's attrs are dicts
         defined: list[int] = []  # ids the ops and their regions define (not those of a function
         # the child read first: the parent reads it again)
 
@@ -75,7 +75,7 @@ class ShareEncoder:
             if attrs is None:
                 attrs = self._attrs_index[id(op.attrs)] = len(self._attrs_sent)
                 self._attrs_sent.append(op.attrs)
-                new_attrs.append(op.attrs)
+                new_attrs.append(op.attrs)  # type: ignore[arg-type]
             regions: Any = op.regions
             calls = op.name == "func.call"
             if calls:

@@ -99,7 +99,7 @@ class FunctionWalk:
         if op is None:
             raise HespasError(f"{self._path}: call of undefined function @{name}")
         self._in_progress.add(name)
-        function_type = op.attributes["function_type"].value
+        function_type = ir.FunctionType(ir.TypeAttr(op.attributes["function_type"]).value)
         region = op.regions[0]
         if len(region.blocks) != 1:
             raise HespasError(f"{self._path}: @{name} has {len(region.blocks)} blocks; expected 1")
@@ -194,6 +194,8 @@ class FunctionWalk:
                 regions = captures = ()
             results = op.results
             first = len(types)
+            result_ids: tuple[int, ...]
+            result_types: tuple[TensorType, ...]
             if len(results) == 1:  # the common case, without building the result list
                 result = results[0]
                 result_type = result.type
@@ -254,7 +256,8 @@ class OutlineWalk(FunctionWalk):
             op = view.operation
             name = op.name
             name = (kinds.get(name) or self._kind(name)).name
-            attrs, regions = _NO_ATTRS, ()
+            attrs = _NO_ATTRS
+            regions: tuple[Region, ...] = ()
             if name == "func.call":
                 attrs = self._attributes.read(name, op.attributes)
                 regions = (self._callee_region(attrs["callee"]),)
