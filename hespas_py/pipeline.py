@@ -116,7 +116,8 @@ class GenConfig:
     def split_options(self) -> dict[str, Any]:
         """Keyword options of the chosen splitter (``combine_threshold`` and
         ``collective_rewrites`` only when on)."""
-        combine = {"combine_threshold": self.combine_threshold} if self.combine_threshold else {}
+        combine: dict[str, Any] = (
+            {"combine_threshold": self.combine_threshold} if self.combine_threshold else {})
         if self.collective_rewrites:
             combine["collective_rewrites"] = True
         if self.split_strategy == "individual_split":

@@ -123,7 +123,8 @@ def predict(case: Case, estimator: str, params: Mapping[str, Any]) -> tuple[floa
                               split=split)
         try:
             run = generate_and_simulate(config, machine)
-        except LayoutMismatch as exc:
+        except LayoutMismatch as exc:  # only against a machine, so a system preset
+            assert case.system_dir is not None
             raise _mismatch(case, exc.devices, case.system_dir.name, exc.npus) from None
     devices = run.result.layout.num_devices
     peak = int(run.result.stats["memory"]["peak_bytes"])

@@ -36,6 +36,7 @@ from hespas_py.estimate.fusion.classes import (CLASSES, COPY, ELEMENTWISE, GATHE
 from hespas_py.estimate.fusion.convolution import (CONV_BACKWARD_FILTER, CONV_BACKWARD_INPUT,
                                                    CONV_FORWARD)
 from hespas_py.estimate.fusion.kernel import FLASH_BACKWARD, FLASH_FORWARD
+from hespas_py.jaxcompat import hlo_module_from_text
 from hespas_py.mlir.reader import load_module
 from hespas_py.resources import shipped
 from hespas_py.run import node_hardware
@@ -115,10 +116,8 @@ class HloKernels:
     """The class of every kernel-launching instruction of an XLA-optimized HLO module."""
 
     def __init__(self, hlo_text: str, source: str) -> None:
-        from jaxlib import _hlo
-
         try:
-            module = _hlo.hlo_module_from_text(hlo_text)
+            module = hlo_module_from_text(hlo_text)
         except Exception as exc:  # XLA's parser raises its own status errors
             raise HespasError(f"{source}: not an HLO module ({str(exc).splitlines()[0]})") from None
         computations = {c.name: [i for i in c.instructions()] for c in module.computations()}
@@ -201,6 +200,7 @@ def model_classes(workload: Path, node: str, params: Mapping | None = None) -> d
     module = load_module(workload)
     graph = split(module, "linear_split", block_lim=NO_LIMIT)
     estimator = get_estimator(PLANNER, hardware)
+    assert isinstance(estimator, FusedRoofline), "PLANNER plans kernels"
     estimator.prepare(graph)
     totals: dict[str, ClassTime] = defaultdict(ClassTime)
     dispatch = estimator.dispatch(entry_buffers(module))

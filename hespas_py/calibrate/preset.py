@@ -96,8 +96,9 @@ def node_document(base: NodePreset, chosen: list[Entry], stamp: str) -> dict[str
     measured."""
     applied = [e for e in chosen if e.applied]
     sources = {e.measured.source_key for e in applied}
-    document = {DATASHEET: base.datasheet, "hardware": copy.deepcopy(dict(base.hardware)),
-                "estimators": {k: copy.deepcopy(dict(v)) for k, v in base.estimators.items()}}
+    document: dict[str, Any] = {
+        DATASHEET: base.datasheet, "hardware": copy.deepcopy(dict(base.hardware)),
+        "estimators": {k: copy.deepcopy(dict(v)) for k, v in base.estimators.items()}}
     for section in [document["hardware"], *document["estimators"].values()]:
         for key, value in list(section.items()):
             if key in _SOURCES and key not in sources:
@@ -108,8 +109,8 @@ def node_document(base: NodePreset, chosen: list[Entry], stamp: str) -> dict[str
                                        if e.measured.source_key == m.source_key))
         for section in _sections(document, m.param):
             old = section.get(m.param)
-            both_tables = isinstance(old, dict) and isinstance(m.value, dict)
-            section[m.param] = {**old, **m.value} if both_tables else m.value
+            section[m.param] = ({**old, **m.value}
+                                if isinstance(old, dict) and isinstance(m.value, dict) else m.value)
             section[m.source_key] = f"{stamp}, {entry.status}: {what}"
     return document
 

@@ -166,15 +166,15 @@ def apply(raw: Mapping[str, Any], info: Mapping[str, Any], reference: NodePreset
     document = node_document(base, chosen, stamp(info))
     system = (system_files(derived.network, base.hardware, stamp(info))
               if derived.network else None)
-    doc = {"run": dict(info), "mode": mode, "measure_seconds": seconds,
-           "reference": {"name": reference.name, "datasheet": reference.datasheet,
-                         "hardware": reference.section(REFERENCE_METHOD)},
-           "base": base.name, "kinds": dict(raw),
-           "measured": [{**dataclasses.asdict(e.measured), "applied": e.applied,
-                         "status": e.status} for e in chosen],
-           "carried": carried(base, chosen),
-           "observations": [dataclasses.asdict(o) for o in derived.observations],
-           "network": derived.network}
+    doc: dict[str, Any] = {"run": dict(info), "mode": mode, "measure_seconds": seconds,
+                          "reference": {"name": reference.name, "datasheet": reference.datasheet,
+                                        "hardware": reference.section(REFERENCE_METHOD)},
+                          "base": base.name, "kinds": dict(raw),
+                          "measured": [{**dataclasses.asdict(e.measured), "applied": e.applied,
+                                        "status": e.status} for e in chosen],
+                          "carried": carried(base, chosen),
+                          "observations": [dataclasses.asdict(o) for o in derived.observations],
+                          "network": derived.network}
     return Outcome(doc, chosen, doc["carried"], derived.observations, document, system)
 
 

@@ -95,10 +95,11 @@ def print_table(evaluation: Evaluation) -> None:
         cells = [r.row.group, name, r.row.system, r.estimator, counted, f"{r.row.measured_s:.4g}",
                  f"{r.estimated_s:.4g}", f"{r.error:+.1%}"]
         if memory:
-            known = r.memory_error is not None
-            cells += [gib(r.row.measured_peak_bytes) if known else "",
-                      gib(r.estimated_peak_bytes) if known else "",
-                      f"{r.memory_error:+.1%}" if known else ""]
+            measured, estimated, error = (r.row.measured_peak_bytes, r.estimated_peak_bytes,
+                                          r.memory_error)
+            cells += ([gib(measured), gib(estimated), f"{error:+.1%}"]
+                      if measured is not None and estimated is not None and error is not None
+                      else ["", "", ""])
         if rates:
             work = r.row.work
             cells += ["", "", ""] if work is None else [

@@ -21,13 +21,15 @@ from hespas_py.errors import HespasError
 from hespas_py.units import gib
 
 if TYPE_CHECKING:  # the sweep machinery is imported when the command runs
+    from rich.progress import Progress
+
     from hespas_py.sweep.runner import ProgressHook, SweepResult
 
 STORE = "store"
 R = TypeVar("R")
 
 
-def _progress_bar(phases: tuple[str, ...]) -> tuple[object, ProgressHook]:
+def _progress_bar(phases: tuple[str, ...]) -> tuple[Progress, ProgressHook]:
     """A rich progress display on stderr (one bar per phase, with ETA) and its hook."""
     from rich.console import Console
     from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,

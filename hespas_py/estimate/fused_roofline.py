@@ -148,7 +148,7 @@ class FusedRoofline(Roofline):
             raise HespasError(f"vector_op_cycles: unknown op profile {profile!r} "
                               f"(known: {', '.join(sorted(PROFILES))})")
         #: (op, dtype) -> cycles per element weighting vector work (None: one FLOP per element).
-        self.op_cycles = PROFILES.get(profile)
+        self.op_cycles = PROFILES.get(profile) if profile is not None else None
         self.rules = GpuRules.of(params)
         #: Flash kernel efficiency by `Kernel.gemm_kind`.
         self.attention_eff = {

@@ -293,9 +293,9 @@ def _specs(cls: type) -> dict[str, Spec]:
         meta = dict(f.metadata["param"])
         key = meta.pop("key") or f.name
         source = meta.pop("source")
-        default = (None if f.default is dataclasses.MISSING and f.default_factory is
-                   dataclasses.MISSING else f.default if f.default is not dataclasses.MISSING
-                   else f.default_factory())
+        factory = f.default_factory
+        default = (f.default if f.default is not dataclasses.MISSING
+                   else factory() if callable(factory) else None)
         required = f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
         specs[key] = Spec(key=key, attr=f.name, default=default, required=required,
                           source=f"{key}_source" if source is True else source or "", **meta)

@@ -85,7 +85,7 @@ def config_text(preset: NodePreset, estimator: str) -> str:
     return json.dumps(config_document(preset, estimator), indent=4) + "\n"
 
 
-def _document(path: Path) -> dict[str, Any]:
+def _document(path: Path) -> Mapping[str, Any]:
     return _checked(read_config(path), path)
 
 

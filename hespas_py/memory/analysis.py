@@ -83,12 +83,12 @@ def _donated_outputs(arg_types: tuple[TensorType, ...], result_types: tuple[Tens
     for arg, output in sorted(aliases.items(), key=lambda item: item[1] == ANY_OUTPUT):
         if arg >= len(arg_types):
             continue
-        if output == ANY_OUTPUT:
-            output = next((k for k, t in enumerate(result_types)
-                           if k not in claimed and t == arg_types[arg]), None)
-        if output is None or output in claimed or output >= len(result_types):
+        taker = output if output != ANY_OUTPUT else next(
+            (k for k, t in enumerate(result_types) if k not in claimed and t == arg_types[arg]),
+            None)
+        if taker is None or taker in claimed or taker >= len(result_types):
             continue
-        claimed[output] = arg
+        claimed[taker] = arg
     return claimed
 
 

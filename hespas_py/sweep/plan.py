@@ -99,14 +99,14 @@ def make_plan(spec: SweepSpec) -> Plan:
     """Every trace job and point of ``spec``."""
     variants = [dict(zip(spec.variants, values, strict=True))
                 for values in itertools.product(*spec.variants.values())]
-    machines = {}  # per system, per variant: (system layer, network, machine key)
+    machines: dict[str, list[tuple]] = {}  # per system, per variant: (layer, network, key)
     for system, setup in spec.systems.items():
         machines[system] = []
         for variant in variants:
             layer, network = apply_variant(variant, (setup.system, setup.network))
             machines[system].append((layer, network, machine_key(layer, network)))
     jobs: dict[str, TraceJob] = {}
-    points = []
+    points: list[Point] = []
     for workload, where in spec.workloads.items():
         content = file_digest(where.file)
         for node, configs in spec.nodes.items():

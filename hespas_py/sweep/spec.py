@@ -159,7 +159,7 @@ def _estimators(doc: Mapping, source: str) -> tuple[str, ...]:
 
 def _split(value: Any, source: str) -> Split:
     """The spec's ``split`` (its ``strategy`` key is the split strategy)."""
-    settings = {"strategy": value} if isinstance(value, str) else value
+    settings: dict[str, Any] = {"strategy": value} if isinstance(value, str) else value
     if not isinstance(settings, dict):
         raise HespasError(f"{source}: split must be a strategy name or a mapping with "
                           f"{', '.join(_SPLIT_KEYS)}")
