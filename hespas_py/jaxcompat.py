@@ -45,8 +45,9 @@ from jaxlib.version import __version__ as JAXLIB_VERSION
 
 __all__ = ["JAXLIB_RELEASE", "JAXLIB_VERSION", "backends_initialized", "chlo",
            "compile_on_one_device", "compiled_hlo_proto", "generic_op_views", "hlo_cost_analysis",
-           "hlo_module_from_text", "hlo_proto_to_mlir_bytecode", "hlo_text_to_proto", "ir", "local_client", "mhlo",
-           "mlir_to_xla_computation", "register_dialects", "sdy", "stablehlo"]
+           "hlo_module_from_text", "hlo_proto_to_mlir_bytecode", "hlo_text_to_proto", "ir",
+           "local_client", "mhlo", "mlir_to_xla_computation", "register_dialects", "sdy",
+           "stablehlo"]
 
 #: (major, minor) of the installed jaxlib.
 _MAJOR, _MINOR = JAXLIB_VERSION.split(".")[:2]

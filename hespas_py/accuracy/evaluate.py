@@ -145,7 +145,9 @@ def trend_error(results: list[Result]) -> float | None:
     errors = []
     for a in results:
         for b in results:
-            if a is b or not any(x == y for x, y in zip(a.row.trend_keys, b.row.trend_keys, strict=False)):
+            # rows share a key at a position both have (a shorter key tuple has fewer)
+            if a is b or not any(x == y for x, y in zip(a.row.trend_keys, b.row.trend_keys,
+                                                        strict=False)):
                 continue
             predicted = a.estimated_s / b.estimated_s
             measured = a.row.measured_s / b.row.measured_s

@@ -143,7 +143,7 @@ def _message(name: str) -> type[Any]:
 
 
 GlobalMetadata = _message("GlobalMetadata")
-if TYPE_CHECKING:  # a class built from the descriptor at run time: its fields are unknown statically
+if TYPE_CHECKING:  # a class built from the descriptor at run time: no field is known statically
     Node: TypeAlias = Any
 else:
     Node = _message("Node")

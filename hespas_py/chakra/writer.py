@@ -189,7 +189,8 @@ def _alike(distinct: list[list[tuple[Comm, ...]]], num_devices: int) -> list[lis
         return [list(range(num_devices))]
     # Equal roles are one object (`_plan`): a device's signature is the ids of its roles.
     by_signature: dict[tuple[int, ...], list[int]] = {}
-    for device, signature in enumerate(zip(*[list(map(id, roles)) for roles in distinct], strict=True)):
+    signatures = zip(*[list(map(id, roles)) for roles in distinct], strict=True)
+    for device, signature in enumerate(signatures):
         by_signature.setdefault(signature, []).append(device)
     return list(by_signature.values())
 

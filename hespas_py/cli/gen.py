@@ -83,7 +83,8 @@ def print_summary(summary: Mapping[str, Any]) -> None:
         print("top ops by estimated time")
         for row in (columns, *top):
             print("  ".join([row[0].ljust(widths[0]),
-                             *(cell.rjust(w) for cell, w in zip(row[1:], widths[1:], strict=True))]))
+                             *(cell.rjust(w)
+                               for cell, w in zip(row[1:], widths[1:], strict=True))]))
         return
     from rich.console import Console
     from rich.table import Table

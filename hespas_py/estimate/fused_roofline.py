@@ -313,7 +313,8 @@ def _scope_outputs(graph: BlockGraph, scope: int, sunk: Mapping[int, list[int]])
     for number, loop in enumerate(graph.loops, 1):
         if loop.parent == scope:
             dropped = set(sunk.get(number, ()))
-            outputs.update(v for v, arg in zip(loop.op.operands, loop.args, strict=True) if arg not in dropped)
+            outputs.update(v for v, arg in zip(loop.op.operands, loop.args, strict=True)
+                           if arg not in dropped)
             outputs.update(loop.op.captures)
     return outputs
 

@@ -97,7 +97,8 @@ def index_bounds(ops: Sequence[Op]) -> dict[int, int]:
                                              op.operands if part is None else op.operands[part]))
             elif name == "call" and op.regions:
                 callee = op.regions[0]
-                sources.update((arg, (operand,)) for arg, operand in zip(callee.args, op.operands, strict=True))
+                sources.update((arg, (operand,))
+                               for arg, operand in zip(callee.args, op.operands, strict=True))
                 visit(callee.ops)
                 if callee.ops and callee.ops[-1].short_name == "return":
                     sources.update((result, (returned,)) for result, returned

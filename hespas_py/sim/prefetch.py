@@ -53,7 +53,8 @@ def prefetch(times: CollectiveTimes) -> None:
                 for share in ranges[1:]]
     results = [_measured(times, positions[slice(*ranges[0])])]
     results += [marshal.loads(data) if (data := child.result()) is not None
-                else [None] * (stop - start) for child, (start, stop) in zip(children, ranges[1:], strict=True)]
+                else [None] * (stop - start)
+                for child, (start, stop) in zip(children, ranges[1:], strict=True)]
     for position, duration in zip(positions, (d for share in results for d in share), strict=True):
         if duration is not None:
             times.record(position, at_start=False, duration=duration)

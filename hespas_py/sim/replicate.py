@@ -55,7 +55,8 @@ def _timing_trace(node: TraceNode, at_start: bool) -> Trace:
 
 def group_geometry(members: tuple[int, ...], network: Network) -> tuple:
     """How the steps of a group's ring (its members in order, round) cross the network."""
-    return tuple(network.route(a, b) for a, b in zip(members, members[1:] + members[:1], strict=True))
+    return tuple(network.route(a, b)
+                 for a, b in zip(members, members[1:] + members[:1], strict=True))
 
 
 class CollectiveTimes:

@@ -240,12 +240,14 @@ class _Builder:
             number = self._scope[id(body)] = len(self.loops)
         entry = self.loops[number - 1]
         start = len(self.blocks)
-        args = {arg: around.sources(v) for arg, v in zip(loop.body.args, loop.op.operands, strict=True)}
+        args = {arg: around.sources(v)
+                for arg, v in zip(loop.body.args, loop.op.operands, strict=True)}
         last: Sources = ()
         for trip in range(loop.trips):
             first = len(self.blocks)
             iteration = self.instantiate(body, args, around, number, after, since)
-            args = {arg: iteration.sources(v) for arg, v in zip(loop.body.args, loop.body.yielded, strict=True)}
+            args = {arg: iteration.sources(v)
+                    for arg, v in zip(loop.body.args, loop.body.yielded, strict=True)}
             if trip == 0:
                 _check_size(self.source, loop, start + (len(self.blocks) - start) * loop.trips)
             last = self._ends(first)

@@ -81,7 +81,8 @@ class Program:
                 per_device, rewrites = rewrite_program(per_device, source.num_replicas or 1,
                                                        source.num_partitions or 1)
             entry = source.functions[source.entry]
-            program = cls._analyse(per_device.top, dict(zip(entry.args, entry.arg_types, strict=True)),
+            arg_types = dict(zip(entry.args, entry.arg_types, strict=True))
+            program = cls._analyse(per_device.top, arg_types,
                                    source.num_devices, source.path, per_device.assumptions)
             return dataclasses.replace(program, rewrites=rewrites) if rewrites else program
         ops = tuple(op for op in source if op.name not in TERMINATORS)
@@ -96,7 +97,8 @@ class Program:
         by_name: dict[str, bool] = {}
         collective = [by_name[op.name] if op.name in by_name
                       else by_name.setdefault(op.name, is_collective(op)) for op in ops]
-        read_by_collective = {v for op, coll in zip(ops, collective, strict=True) if coll for v in op.operands}
+        read_by_collective = {v for op, coll in zip(ops, collective, strict=True) if coll
+                              for v in op.operands}
         never_constant = {name for name, coll in by_name.items()
                           if coll or name.rpartition(".")[2] in _NEVER_CONSTANT}
         producer: dict[int, int] = {}
@@ -134,7 +136,8 @@ class Program:
         constant_args = {arg for arg, initial in zip(body.args, loop.op.operands, strict=True)
                          if initial in outer_constant}
         while True:
-            program = cls._analyse(body, dict(zip(body.args, loop.op.regions[1].arg_types, strict=True)),
+            arg_types = dict(zip(body.args, loop.op.regions[1].arg_types, strict=True))
+            program = cls._analyse(body, arg_types,
                                    num_devices, path, nested=True,
                                    outer_constant=outer_constant | constant_args)
             kept = {arg for arg, value in zip(body.args, body.yielded, strict=True)

@@ -214,7 +214,8 @@ class _Flattener:
                 for value in region.args:
                     renamed[value] = next(fresh)
         body = [_rename_deep(callee_op, renamed) for callee_op in function.ops]
-        yielded = self.emit(body, dict(zip(function.args, op.operands, strict=True)), out, expanded, where)
+        passed = dict(zip(function.args, op.operands, strict=True))
+        yielded = self.emit(body, passed, out, expanded, where)
         for result, value in zip(op.results, yielded, strict=True):
             subst[result] = value
 

@@ -118,7 +118,8 @@ def make_plan(spec: SweepSpec) -> Plan:
             for system in spec.systems:
                 for estimator in spec.estimators:
                     labels = dict(zip(LABELS, (workload, node, system, estimator), strict=True))
-                    for variant, (layer, network, machine) in zip(variants, machines[system], strict=True):
+                    for variant, (layer, network, machine) in zip(variants, machines[system],
+                                                                  strict=True):
                         points.append(Point(len(points), labels, variant, keys[estimator],
                                             point_key(keys[estimator], machine), layer,
                                             network,

@@ -55,7 +55,8 @@ def main(path):
     for shape in SHAPES:
         figures = conv_figures(BATCH, *shape)
         kinds = passes(BATCH, *shape, dtype=DTYPE)
-        row = {"shape": dict(zip(("side", "cin", "cout", "k", "stride", "groups"), shape, strict=True)),
+        row = {"shape": dict(zip(("side", "cin", "cout", "k", "stride", "groups"), shape,
+                                 strict=True)),
                "flops": figures["flops"]}
         for name, (fn, args) in kinds.items():
             compiled = jax.jit(fn).lower(*args).compile()

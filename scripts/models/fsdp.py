@@ -57,7 +57,8 @@ class Layout:
     @property
     def axes(self) -> tuple[str, ...]:
         """Mesh axes of more than one device (a one-device axis would add no-op collectives)."""
-        return tuple(name for name, size in zip(AXES, (self.data, self.fsdp), strict=True) if size > 1) or AXES[-1:]
+        return tuple(name for name, size in zip(AXES, (self.data, self.fsdp), strict=True)
+                     if size > 1) or AXES[-1:]
 
     def mesh(self) -> Any:
         sizes = {"data": self.data, "fsdp": self.fsdp}
@@ -139,10 +140,13 @@ def cross_entropy(logits: jax.Array, targets: jax.Array, layout: Layout) -> jax.
 
 def clip_by_global_norm(grads: Any, params: Any, layout: Layout) -> Any:
     """``grads`` scaled to global L2 norm at most `CLIP_NORM` (shards summed over ``fsdp``)."""
-    pairs = list(zip(jax.tree.leaves(grads), jax.tree.leaves(params, is_leaf=is_param), strict=True))
+    pairs = list(zip(jax.tree.leaves(grads), jax.tree.leaves(params, is_leaf=is_param),
+                     strict=True))
     squares = [jnp.sum(jnp.square(g.astype(jnp.float32))) for g, _ in pairs]
-    split = sum((s for s, (_, p) in zip(squares, pairs, strict=True) if p.dim is not None), jnp.float32(0))
-    whole_sum = sum((s for s, (_, p) in zip(squares, pairs, strict=True) if p.dim is None), jnp.float32(0))
+    split = sum((s for s, (_, p) in zip(squares, pairs, strict=True) if p.dim is not None),
+                jnp.float32(0))
+    whole_sum = sum((s for s, (_, p) in zip(squares, pairs, strict=True) if p.dim is None),
+                    jnp.float32(0))
     if layout.fsdp > 1:
         split = jax.lax.psum(split, "fsdp")
     norm = jnp.sqrt(split + whole_sum)

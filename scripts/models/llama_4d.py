@@ -161,7 +161,8 @@ class _Step:
         param_leaves = jax.tree.leaves(params)
         where = tuple(next((i for i, q in enumerate(param_leaves) if leaf is q), None)
                       for leaf in leaves)
-        return tuple(leaf for leaf, w in zip(leaves, where, strict=True) if w is None), _Saved(treedef, where)
+        kept = tuple(leaf for leaf, w in zip(leaves, where, strict=True) if w is None)
+        return kept, _Saved(treedef, where)
 
     def measure_saved(self, ctx: _Context, params, x) -> None:
         """Shapes of what a layer chunk's forward saves; a buffer holds `Schedule.in_flight` + 1
