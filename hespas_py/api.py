@@ -16,9 +16,10 @@ import dataclasses
 import html
 import inspect
 import tempfile
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from hespas_py.errors import HespasError
 from hespas_py.estimators.base import DEFAULT_ESTIMATOR

@@ -10,9 +10,10 @@ import functools
 import json
 import logging
 import time
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from hespas_py.chakra.files import STATS_FILE
 from hespas_py.chakra.groups import DeviceLayout
@@ -100,7 +101,8 @@ class GenConfig:
     def split_options(self) -> dict[str, Any]:
         """Keyword options of the chosen splitter (``combine_threshold`` and
         ``collective_rewrites`` only when on)."""
-        combine = {"combine_threshold": self.combine_threshold} if self.combine_threshold else {}
+        combine: dict[str, Any] = (
+            {"combine_threshold": self.combine_threshold} if self.combine_threshold else {})
         if self.collective_rewrites:
             combine["collective_rewrites"] = True
         if self.split_strategy == "individual_split":

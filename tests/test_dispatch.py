@@ -13,8 +13,8 @@ from hespas_py.estimators.dispatch import DISPATCH, dispatch_cost, entry_buffers
 from hespas_py.hardware import Params
 from hespas_py.mlir.reader import load_module
 from hespas_py.pipeline import generate
-from hespas_py.split import split
 from hespas_py.run import build_config
+from hespas_py.split import split
 from test_pipeline import TINY_MLIR
 
 PARAMS = Params(dispatch_overhead_s=1e-4, dispatch_per_buffer_s=1e-5)

@@ -8,7 +8,6 @@ import json
 from pathlib import Path
 
 import pytest
-from test_gen_cli import run
 
 from hespas_py.cli.compat import chakra_gen, mlir_analyzer
 from hespas_py.cli.main import main
@@ -19,6 +18,7 @@ from hespas_py.mlir.reader import load_module, load_modules
 from hespas_py.pipeline import generate
 from hespas_py.run import build_config
 from hespas_py.split.blocks import is_collective
+from test_gen_cli import run
 
 DATA = Path(__file__).parent / "data" / "mlir"
 #: A TP-8 Llama-3.1-8B decoder layer as torch-xla / tt-xla export it (no device count, ttcore

@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from test_fused_attention import MATMUL, attention, lowered
 
 from hespas_py.estimators.base import get_estimator
 from hespas_py.hardware import (
@@ -18,6 +17,7 @@ from hespas_py.hardware import (
 from hespas_py.kernels import Kind, plan_kernels
 from hespas_py.mlir.reader import load_module
 from hespas_py.split.program import program_ops
+from test_fused_attention import MATMUL, attention, lowered
 
 
 def hardware(**params) -> Hardware:

@@ -9,7 +9,6 @@ import json
 from pathlib import Path
 
 import pytest
-from snippets import select_and_scatter
 
 from hespas_py.estimators.base import get_estimator
 from hespas_py.hardware import find_preset, load_hardware
@@ -20,6 +19,7 @@ from hespas_py.kernels.library_calls import library_call
 from hespas_py.kernels.tree_reduction import partial_counts
 from hespas_py.mlir.reader import load_module
 from hespas_py.split.program import program_ops
+from snippets import select_and_scatter
 
 MiB = 1 << 20
 ALL = GpuRules(triton_normalization=True, select_and_scatter_expansion=True,

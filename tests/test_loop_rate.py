@@ -5,13 +5,13 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-from test_estimate_costs import T, make_op
 
 from hespas_py.estimators.base import get_estimator
 from hespas_py.estimators.loop_rate import loop_elements
 from hespas_py.hardware import load_hardware
 from hespas_py.kernels import Kind
 from hespas_py.kernels.kernel import Kernel
+from test_estimate_costs import T, make_op
 
 N = 1 << 29
 

@@ -7,12 +7,12 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from snippets import MB, T, dot, small_module
 
 from hespas_py.kernels.scope import Scope
 from hespas_py.memory import Buffer, analyze
 from hespas_py.memory.backend import XLA_CPU_0_10, XLA_CPU_0_11
 from hespas_py.mlir.reader import load_module
+from snippets import MB, T, dot, small_module
 
 HALF = "tensor<512x512xbf16>"  # 0.5 MiB
 

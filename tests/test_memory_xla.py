@@ -10,8 +10,8 @@ import sys
 
 import pytest
 
-from hespas_py.hardware import load_hardware
 from hespas_py.export.workloads import workload_path
+from hespas_py.hardware import load_hardware
 from hespas_py.memory import peak_of_file
 
 #: Shipped workloads XLA:CPU compiles in well under a second each (the LLaMA steps take 3-15 s:

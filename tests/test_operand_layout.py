@@ -4,11 +4,11 @@
 from __future__ import annotations
 
 import pytest
-from test_gpu_rules import module, plan
 
 from hespas_py.kernels import GpuRules, Kind
 from hespas_py.kernels.classes import kernel_class
 from hespas_py.kernels.operand_layout import gemm_readable
+from test_gpu_rules import module, plan
 
 LAYOUTS = GpuRules(cublas_operand_layouts=True)
 

@@ -6,9 +6,9 @@ import json
 
 import pytest
 
+from hespas_py import pipeline
 from hespas_py.chakra.io import read_trace
 from hespas_py.errors import HespasError
-from hespas_py import pipeline
 from hespas_py.pipeline import generate
 from hespas_py.run import Split, build_config
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 import random
 
 import pytest
-from test_sim import RING4_SWITCH2, RING8, system
 
 from hespas_py.chakra.files import COMM_GROUP_FILE, TRACE_PREFIX
 from hespas_py.chakra.nodes import collective, comp
@@ -19,6 +18,7 @@ from hespas_py.sim.config import PRESETS_DIR
 from hespas_py.sim.symmetry import group_layouts
 from hespas_py.sim.synthetic import write_trace_set
 from hespas_py.sim.trace import load_traces, trace_paths
+from test_sim import RING4_SWITCH2, RING8, system
 
 AR, AG, RS, A2A = Coll.ALL_REDUCE, Coll.ALL_GATHER, Coll.REDUCE_SCATTER, Coll.ALL_TO_ALL
 KiB, MiB = 1 << 10, 1 << 20

@@ -8,7 +8,8 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from hespas_py.estimators import get_estimator
 from hespas_py.hardware import Hardware

@@ -8,8 +8,8 @@ import pytest
 
 from hespas_py.errors import HespasError
 from hespas_py.estimators.base import get_estimator
-from hespas_py.hardware import Hardware, Params
 from hespas_py.estimators.xla_profile import index_bounds, robust_median
+from hespas_py.hardware import Hardware, Params
 from hespas_py.mlir.bindings import ir, make_context
 from hespas_py.mlir.extract import BlockExtractor, block_inputs
 from hespas_py.mlir.reader import load_module

@@ -7,7 +7,8 @@ Why and how: docs/calibration.md.
 from __future__ import annotations
 
 import statistics
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from hespas_py.calibrate.model import (
     Context,

@@ -9,7 +9,8 @@ from __future__ import annotations
 import math
 import re
 import statistics
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from hespas_py.calibrate.model import Context, Measured
 from hespas_py.calibrate.timing import Budget

@@ -17,9 +17,9 @@ import io
 import itertools
 import marshal
 from collections import Counter
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from operator import attrgetter
-from typing import Iterator, Sequence
 
 from hespas_py.chakra.io import write_nodes, write_trace
 from hespas_py.chakra.nodes import collective, comp, point_to_point
@@ -146,7 +146,7 @@ def _pieces(placed: Sequence[Placed], comp_costs: CompCosts) -> list[bytes]:
         write_nodes(stream, _nodes((item,), comp_costs))
         ends.append(stream.tell())
     data = stream.getvalue()
-    return [data[start:end] for start, end in zip([0, *ends], ends)]
+    return [data[start:end] for start, end in itertools.pairwise([0, *ends])]
 
 
 def _encoded(placed: Sequence[Placed], comp_costs: CompCosts) -> bytes:
@@ -167,7 +167,7 @@ def _forked_pieces(placed: list[Placed], comp_costs: CompCosts, jobs: int) -> li
     children = [Forked(functools.partial(_encoded_pieces, placed[start:stop], comp_costs))
                 for start, stop in parts[1:]]
     pieces = _pieces(placed[:parts[0][1]], comp_costs)
-    for child, (start, stop) in zip(children, parts[1:]):
+    for child, (start, stop) in zip(children, parts[1:], strict=True):
         data = child.result()
         pieces += (_pieces(placed[start:stop], comp_costs) if data is None
                    else marshal.loads(data))
@@ -205,9 +205,10 @@ class TraceEncoder:
         placement must be ``device``'s."""
         if not self._steps:
             self._prepare()
-        parts, kinds, shared, placed = [_HEADER], [], self._shared, self._placed
+        parts, shared, placed = [_HEADER], self._shared, self._placed
+        kinds: list[NodeType] = []
         for step in self._steps:
-            if step.__class__ is int:
+            if isinstance(step, int):
                 comms = plan[placed[step].block.id][device]
                 kinds += map(_KIND, comms)
                 parts.append(shared.get((step, id(comms))) or self._encode(step, comms))
@@ -224,7 +225,7 @@ class TraceEncoder:
         """Encode the nodes of the placement as the device it was made for has them."""
         pieces = _forked_pieces(self._placed, self._comp_costs, self._jobs)
         run: list[bytes] = []
-        for i, (item, piece) in enumerate(zip(self._placed, pieces)):
+        for i, (item, piece) in enumerate(zip(self._placed, pieces, strict=True)):
             if item.comms:
                 if run:
                     self._steps.append(b"".join(run))

@@ -6,7 +6,8 @@ Why and how: docs/traces.md.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from hespas_py.chakra.writer import collective_bytes
 from hespas_py.estimators.base import Estimate, OpCost
@@ -50,6 +51,7 @@ def module_stats(graph: BlockGraph, estimates: Sequence[Estimate | None], hardwa
                 entry["combined_ops"] = entry.get("combined_ops", 0) + len(block.ops)
             continue
         estimate = estimates[block.id]
+        assert estimate is not None, "every compute block has an estimate"
         time_s += estimate.time_s
         flops += estimate.flops
         nbytes += estimate.bytes
@@ -57,7 +59,7 @@ def module_stats(graph: BlockGraph, estimates: Sequence[Estimate | None], hardwa
             ceiling_flops += estimate.flops
             ceiling_time += estimate.time_s * estimate.peak_flops
         occurrences.update(map(id, estimate.per_op))
-        rows.update(zip(map(id, estimate.per_op), estimate.per_op))
+        rows.update(zip(map(id, estimate.per_op), estimate.per_op, strict=True))
     fallback: Counter[str] = Counter()
     notes: dict[str, None] = {}
     for key, cost in rows.items():

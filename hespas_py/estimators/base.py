@@ -97,7 +97,7 @@ class Estimator(ABC):
     #: on the block's own text); caches then key on the block's place in the step too.
     context_dependent: ClassVar[bool] = False
 
-    def prepare(self, graph: BlockGraph) -> None:
+    def prepare(self, graph: BlockGraph) -> None:  # noqa: B027 (an optional hook, no-op by default)
         """See the whole step once, before the first `estimate` of its blocks.
 
         Estimators that plan across blocks (``fused_roofline``: XLA fuses over the step's whole
@@ -105,7 +105,7 @@ class Estimator(ABC):
         ``graph.source``) use it; the others ignore it.
         """
 
-    def dispatch(self, buffers: int) -> "OpCost | None":
+    def dispatch(self, buffers: int) -> OpCost | None:
         """The host's cost of one call of a step with ``buffers`` entry buffers
         (`hespas_py.estimators.dispatch`); None (the default) when the estimator does not model it."""
         return None
@@ -114,7 +114,7 @@ class Estimator(ABC):
         """Identifies this estimator and its settings in cache keys."""
         return f"{self.name}/{self.method_version}:{self.hardware.fingerprint()}"
 
-    def close(self) -> None:
+    def close(self) -> None:  # noqa: B027 (an optional hook, no-op by default)
         """Finish work still in flight after the last `estimate` (the cache's queued writes);
         raise `HespasError` if it failed. Nothing to do for most estimators."""
 

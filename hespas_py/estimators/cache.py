@@ -28,7 +28,7 @@ import json
 import os
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import asdict, dataclass
-from functools import lru_cache
+from functools import cache
 from itertools import count
 from pathlib import Path
 from typing import Any
@@ -77,7 +77,7 @@ class CacheStats:
                 "op_reuse_factor": self.op_reuse_factor}
 
 
-@lru_cache(maxsize=None)
+@cache
 def _type_text(t: TensorType) -> str:
     if t.elements:
         return f"{t.dtype}<{','.join(_type_text(e) for e in t.elements)}>"
@@ -271,7 +271,7 @@ class CachedEstimator(Estimator):
             if error is not None:
                 raise HespasError(f"{self.cache_dir}: cannot write a cache entry ({error})")
 
-    def __enter__(self) -> "CachedEstimator":
+    def __enter__(self) -> CachedEstimator:
         return self
 
     def __exit__(self, *exc_info: object) -> None:

@@ -18,7 +18,7 @@ block, so every stage after the estimate (traces, simulation, reports) carries i
 from __future__ import annotations
 
 import dataclasses
-from typing import Sequence
+from collections.abc import Sequence
 
 from hespas_py.estimators.base import Estimate, OpCost
 from hespas_py.hardware import Params
@@ -52,6 +52,7 @@ def with_dispatch(graph: BlockGraph, estimates: Sequence[Estimate | None],
     if cost is None or first is None:
         return estimates
     estimate = estimates[first]
+    assert estimate is not None, "a compute block has an estimate"
     estimates[first] = dataclasses.replace(estimate, time_s=estimate.time_s + cost.time_s,
                                            per_op=(cost, *estimate.per_op))
     return estimates

@@ -88,7 +88,7 @@ from __future__ import annotations
 
 import hashlib
 import math
-from typing import Hashable, Mapping
+from collections.abc import Hashable, Mapping
 
 from hespas_py.errors import HespasError
 from hespas_py.estimators.base import Estimate, OpCost, register
@@ -157,7 +157,7 @@ class FusedRoofline(Roofline):
             raise HespasError(f"vector_op_cycles: unknown op profile {profile!r} "
                               f"(known: {', '.join(sorted(PROFILES))})")
         #: (op, dtype) -> cycles per element weighting vector work (None: one FLOP per element).
-        self.op_cycles = PROFILES.get(profile)
+        self.op_cycles = PROFILES.get(profile) if profile is not None else None
         self.rules = GpuRules.of(params)
         #: Flash kernel efficiency by `Kernel.gemm_kind`.
         self.attention_eff = {
@@ -322,7 +322,8 @@ def _scope_outputs(graph: BlockGraph, scope: int, sunk: Mapping[int, list[int]])
     for number, loop in enumerate(graph.loops, 1):
         if loop.parent == scope:
             dropped = set(sunk.get(number, ()))
-            outputs.update(v for v, arg in zip(loop.op.operands, loop.args) if arg not in dropped)
+            outputs.update(v for v, arg in zip(loop.op.operands, loop.args, strict=True)
+                           if arg not in dropped)
             outputs.update(loop.op.captures)
     return outputs
 

@@ -19,7 +19,7 @@ convolution kernels (`Kernel.gap_s`), in the plan's program order.
 from __future__ import annotations
 
 import dataclasses
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 from hespas_py.kernels import (
     CONV_BACKWARD_FILTER,

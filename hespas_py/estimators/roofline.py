@@ -22,6 +22,8 @@ Params read from ``Hardware.params``: ``f32_matmul_as_tf32``, ``error_on_unknown
 
 from __future__ import annotations
 
+from typing import Any
+
 from hespas_py.errors import HespasError
 from hespas_py.estimators.base import Estimate, Estimator, OpCost, register
 from hespas_py.estimators.dispatch import dispatch_cost
@@ -122,7 +124,7 @@ def _signature(op: Op) -> tuple | None:
     key = (op.name, id(op.attrs), *map(id, op.operand_types), None, *map(id, op.result_types))
     if not op.regions:
         return key
-    inner = []
+    inner: list[Any] = []
     for region in op.regions:
         for nested in region.ops:
             if nested.regions:

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import statistics
 import time
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 
@@ -97,11 +97,12 @@ def index_bounds(ops: Sequence[Op]) -> dict[int, int]:
                                              op.operands if part is None else op.operands[part]))
             elif name == "call" and op.regions:
                 callee = op.regions[0]
-                sources.update((arg, (operand,)) for arg, operand in zip(callee.args, op.operands))
+                sources.update((arg, (operand,))
+                               for arg, operand in zip(callee.args, op.operands, strict=True))
                 visit(callee.ops)
                 if callee.ops and callee.ops[-1].short_name == "return":
                     sources.update((result, (returned,)) for result, returned
-                                   in zip(op.results, callee.ops[-1].operands))
+                                   in zip(op.results, callee.ops[-1].operands, strict=True))
             elif name in ("gather", "scatter"):
                 numbers = op.attrs.get("dimension_numbers" if name == "gather"
                                        else "scatter_dimension_numbers") or {}
@@ -219,7 +220,7 @@ class XlaProfile(XlaBlockEstimator):
 
             bounds = index_bounds(block.ops)
             inputs = [jax.device_put(_buffer(t, rng, bounds.get(v)), client.devices()[0])
-                      for t, v in zip(arg_types, block_inputs(block.ops))]
+                      for t, v in zip(arg_types, block_inputs(block.ops), strict=True)]
             for _ in range(self.warmup):
                 _wait(executable.execute(inputs))
             if self.back_to_back:

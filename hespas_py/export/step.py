@@ -108,6 +108,8 @@ def load_factory(spec: str) -> Factory:
     """The function named by ``FILE.py:FACTORY``; the file's folder is importable while it loads."""
     path, attr = parse_spec(spec)
     module_spec = importlib.util.spec_from_file_location(f"_hespas_factory_{path.stem}", path)
+    if module_spec is None or module_spec.loader is None:  # not a Python source file
+        raise HespasError(f"{path}: not a Python file (expected FILE.py:FACTORY)")
     module = importlib.util.module_from_spec(module_spec)
     sys.modules[module_spec.name] = module  # dataclasses and pickling look the module up by name
     sys.path.insert(0, str(path.resolve().parent))

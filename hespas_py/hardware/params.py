@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping, NamedTuple
+from typing import Any, NamedTuple
 
 from hespas_py.checks import FRACTION, NON_NEGATIVE, SHARE, Number, Table
 from hespas_py.errors import HespasError
@@ -232,7 +233,7 @@ class Params:
         "kernels (priority fusion does not count them expensive)", False, estimators=FUSED,
         source=True, reader=_MEMORY)
 
-    def updated(self, values: Mapping[str, Any]) -> "Params":
+    def updated(self, values: Mapping[str, Any]) -> Params:
         """A copy with ``values`` (checked config values, by key) set."""
         specs = params_specs()
         return dataclasses.replace(self, **{specs[k].attr: typed(specs[k].rule, v)
@@ -278,7 +279,7 @@ class Hardware:
         capacity is unknown."""
         return int(self.hbm_bytes * self.hbm_usable_fraction) if self.hbm_bytes else None
 
-    def with_params(self, values: Mapping[str, Any]) -> "Hardware":
+    def with_params(self, values: Mapping[str, Any]) -> Hardware:
         """A copy with the checked config ``values`` (by key) set in `params`."""
         return dataclasses.replace(self, params=self.params.updated(values))
 
@@ -300,9 +301,9 @@ def _specs(cls: type) -> dict[str, Spec]:
         meta = dict(f.metadata["param"])
         key = meta.pop("key") or f.name
         source = meta.pop("source")
-        default = (None if f.default is dataclasses.MISSING and f.default_factory is
-                   dataclasses.MISSING else f.default if f.default is not dataclasses.MISSING
-                   else f.default_factory())
+        factory = f.default_factory
+        default = (f.default if f.default is not dataclasses.MISSING
+                   else factory() if callable(factory) else None)
         required = f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
         specs[key] = Spec(key=key, attr=f.name, default=default, required=required,
                           source=f"{key}_source" if source is True else source or "", **meta)

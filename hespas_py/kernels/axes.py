@@ -27,7 +27,7 @@ def dim_map(view: TensorType, canonical: TensorType) -> list[int | None] | None:
     if [view.shape[i] for i in wide] != [canonical.shape[i] for i in kept]:
         return None
     mapped: list[int | None] = [None] * len(view.shape)
-    for v, c in zip(wide, kept):
+    for v, c in zip(wide, kept, strict=False):
         mapped[v] = c
     return mapped
 
@@ -72,9 +72,8 @@ class ScoreAxes:
         """The union-find element of dimension ``dim`` of value ``key`` seen as ``view``."""
         canonical = self.planner.scope.types.get(key)
         mapped = dim_map(view, canonical) if canonical is not None else None
-        if mapped is None or mapped[dim] is None:
-            return None
-        return key, mapped[dim]
+        slot = mapped[dim] if mapped is not None else None
+        return (key, slot) if slot is not None else None
 
     def _tie(self, op: Op, inputs: tuple[int, ...], outputs: tuple[int, ...]) -> None:
         name = op.short_name

@@ -5,7 +5,7 @@ convolution, for wave quantization and matrix-unit padding."""
 from __future__ import annotations
 
 import math
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 from hespas_py.kernels.costs import op_work
 from hespas_py.mlir.ops import Op, TensorType
@@ -91,8 +91,8 @@ def conv_kind(op: Op, reversed_kernel: bool) -> str:
         lhs.shape[numbers["input_batch_dimension"]] == out.shape[numbers["output_batch_dimension"]]
         and rhs.shape[numbers["kernel_output_feature_dimension"]]
         == out.shape[numbers["output_feature_dimension"]]
-        and all(k <= o for k, o in zip(kernel_dims, out_dims)))
-    small_kernel = sum(k <= o for k, o in zip(kernel_dims, out_dims))
+        and all(k <= o for k, o in zip(kernel_dims, out_dims, strict=True)))
+    small_kernel = sum(k <= o for k, o in zip(kernel_dims, out_dims, strict=True))
     if (not grouped and not looks_forward and unit_strides and not input_dilated
             and (window_dilated or (kernel_dims and small_kernel == 0))):
         return CONV_BACKWARD_FILTER
@@ -163,9 +163,10 @@ def conv_channel_padding(op: Op, kind: str) -> float:
     element types and grouped convolutions are not padded.
     """
     padded = padded_channels(op, kind)
-    if padded is None:
+    channels = conv_channels(op, kind)
+    if padded is None or channels is None:
         return 1.0
-    cin, cout = conv_channels(op, kind)
+    cin, cout = channels
     return padded[0] * padded[1] / max(cin * cout, 1)
 
 

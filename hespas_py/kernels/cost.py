@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 from collections import Counter
-from typing import Collection, Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 
 from hespas_py.kernels.attention import flash_kernel
 from hespas_py.kernels.classes import COPY
@@ -86,7 +86,7 @@ def _kernels_of(planner: Planner, g: int, members: list[int], repeat: float) -> 
     gemm_node = next((m for m in members if planner.nodes[m].cls is OpClass.GEMM), None)
     gemm = planner.nodes[gemm_node].op if gemm_node is not None else None
     gemm_kind = ""
-    if gemm is not None:
+    if gemm is not None and gemm_node is not None:
         gemm_kind = (conv_kind(gemm, planner.reversed_kernel(gemm_node))
                      if gemm.short_name == "convolution" else "dot")
     kernel = Kernel(
@@ -96,8 +96,9 @@ def _kernels_of(planner: Planner, g: int, members: list[int], repeat: float) -> 
         gemm_mnk=gemm_mnk(gemm) if gemm is not None else None,
         gemm_kind=gemm_kind, dot_mnk=dot_mnk(gemm) if gemm is not None else None,
         channel_padding=(conv_channel_padding(gemm, gemm_kind)
-                         if gemm_kind.startswith("conv") else 1.0),
-        conv_channels=conv_channels(gemm, gemm_kind) if gemm_kind.startswith("conv") else None,
+                         if gemm is not None and gemm_kind.startswith("conv") else 1.0),
+        conv_channels=(conv_channels(gemm, gemm_kind)
+                       if gemm is not None and gemm_kind.startswith("conv") else None),
         anchors=tuple({id(planner.nodes[m].anchor): planner.nodes[m].anchor
                        for m in members}.values()), count=repeat,
         fallback=any(w.fallback for w in works), notes=notes,
@@ -105,9 +106,10 @@ def _kernels_of(planner: Planner, g: int, members: list[int], repeat: float) -> 
                    and planner.rules.triton_normalization else None))
     padded = (padded_input(gemm, gemm_kind)
               if gemm is not None and planner.rules.conv_input_pads else None)
-    if padded is not None:
+    if gemm is not None and padded is not None:
         return _pad_kernels(kernel, gemm.operand_types[0], padded)
     if group.kind is Kind.ATTENTION:
+        assert planner.flash is not None, "attention groups come from a flash plan"
         kernel = flash_kernel(kernel, planner.flash.groups[g])
     elif len(ops) == 1 and (library := library_call(ops[0])) is not None:
         kernel = _library_kernel(kernel, library)
@@ -190,7 +192,7 @@ def _plan_region(region: Region, fresh: Iterator[int], repeat: float, fused_atte
                  folded: Sequence[int] = (), rules: GpuRules = GpuRules()) -> list[Kernel]:
     keys = {a: next(fresh) for a in region.args}
     scope = Scope(region.ops, keys, fresh, [keys[a] for a in folded])
-    scope.types.update((keys[a], t) for a, t in zip(region.args, region.arg_types))
+    scope.types.update((keys[a], t) for a, t in zip(region.args, region.arg_types, strict=True))
     planner = Planner(scope, scope.returned, fused_attention, rules)
     planner.fuse()
     return planned_kernels(planner, repeat)
@@ -211,8 +213,8 @@ def plan_kernels(ops: Sequence[Op], outputs: Collection[int], fused_attention: b
     fresh = itertools.count()
     keys = {v: next(fresh) for v in folded}
     scope = Scope(ops, keys, fresh, keys.values())
-    keys = {scope.env[v] for v in outputs if v in scope.env}
-    planner = Planner(scope, keys | set(scope.returned), fused_attention, rules)
+    kept = {scope.env[v] for v in outputs if v in scope.env}
+    planner = Planner(scope, kept | set(scope.returned), fused_attention, rules)
     planner.fuse()
     return planned_kernels(planner, 1.0, entry)
 
@@ -225,7 +227,7 @@ def block_outputs(block: Block) -> set[int]:
     definition first.
     """
     defined: list[tuple[int, TensorType]] = [
-        (v, t) for op in block.ops for v, t in zip(op.results, op.result_types)]
+        (v, t) for op in block.ops for v, t in zip(op.results, op.result_types, strict=True)]
     read = {v for op in block.ops for v in (*op.operands, *op.captures)}
     outputs = {v for v, _ in defined if v not in read}
     wanted = Counter(block.outputs)

@@ -33,8 +33,10 @@ def _along_last(op: Op) -> bool:
 def reduces_last(op: Op) -> bool:
     """Whether ``op`` is a single-operand reduce over exactly its operand's last dimension, with
     a row that fits one Triton tile (`MAX_TILE_ELEMENTS`, `MAX_BLOCK_REGISTERS`)."""
-    operand = op.operand_types[0] if op.operand_types else None
-    if (len(op.operand_types) != 2 or not operand.shape
+    if len(op.operand_types) != 2:
+        return False
+    operand = op.operand_types[0]
+    if (not operand.shape
             or tuple(op.attrs.get("dimensions", ())) != (len(operand.shape) - 1,)):
         return False
     padded_row = 1 << max(operand.shape[-1] - 1, 0).bit_length()

@@ -16,7 +16,7 @@ DEFAULT_CYCLES = 3
 
 def _table(rows: Mapping[str, tuple[int, ...]], ops: tuple[str, ...]) -> dict[tuple[str, str], int]:
     """{(op short name, MLIR dtype): cycles} from one row of cycles per dtype, in ``ops`` order."""
-    return {(op, dtype): cycles for dtype, row in rows.items() for op, cycles in zip(ops, row)}
+    return {(op, dtype): cycles for dtype, row in rows.items() for op, cycles in zip(ops, row, strict=False)}
 
 
 _FLOAT_OPS = ("cbrt", "cosine", "exponential", "exponential_minus_one", "log", "log_plus_one",

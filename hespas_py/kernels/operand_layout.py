@@ -5,7 +5,7 @@ Rules and sources: docs/kernels.md."""
 from __future__ import annotations
 
 import math
-from typing import Sequence
+from collections.abc import Sequence
 
 from hespas_py.kernels.kernel import Kind
 from hespas_py.kernels.planner import Planner
@@ -20,7 +20,7 @@ def gemm_readable(groups: Sequence[Sequence[int]], stored: Sequence[int]) -> boo
     operand's dimension order, and ``stored`` is those pieces' major-to-minor storage order."""
     position = {piece: i for i, piece in enumerate(stored)}
     runs = []
-    for name, pieces in zip("brc", groups):
+    for name, pieces in zip("brc", groups, strict=False):
         if not pieces:
             continue
         at = [position[piece] for piece in pieces]

@@ -95,8 +95,9 @@ class Planner(Grouping):
     def fuse(self) -> None:
         """Plan the scope's kernels."""
         passes = self.passes
-        for pattern in self.flash.patterns if self.flash is not None else ():
-            self.flash.groups[len(self.groups)] = pattern
+        plan = self.flash
+        for pattern in plan.patterns if plan is not None else ():
+            plan.groups[len(self.groups)] = pattern  # type: ignore[union-attr]  # plan is set
             self.groups.append(Group(Kind.ATTENTION))
             for i in sorted(pattern.members):
                 self.join(len(self.groups) - 1, i)
@@ -128,7 +129,6 @@ class Planner(Grouping):
         consumers = self.consumers(i)
         if not consumers:
             return False
-        name = self.nodes[i].op.short_name
         targets: set[int] = set()
         for c in consumers:
             for g in self.node_groups[c]:
@@ -255,6 +255,7 @@ class Planner(Grouping):
         if kind in (Kind.LOOP, Kind.REDUCTION):
             return True
         if kind is Kind.ATTENTION:
+            assert self.flash is not None, "attention groups come from a flash plan"
             return self.flash.absorbs(g, consumer, producer)
         if kind is not Kind.GEMM:
             return False

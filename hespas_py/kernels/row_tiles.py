@@ -61,7 +61,7 @@ def _chain_class(planner: Planner, members: list[int], reduces: set[int],
     whether a score-sized value comes after two of them."""
     depth: dict[int, int] = {}  # member -> row reductions on its longest chain in the kernel
     for m in members:  # program order: producers first; a producer outside counts 0
-        below = max((depth.get(planner.producer.get(k), 0) for k in planner.nodes[m].inputs),
+        below = max((depth.get(planner.producer.get(k, -1), 0) for k in planner.nodes[m].inputs),
                     default=0)
         depth[m] = below + (m in reduces)
     if any(depth[m] >= 2 and planner.nodes[m].op.result_types

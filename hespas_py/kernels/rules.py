@@ -54,7 +54,7 @@ class GpuRules:
     cheap_gpu_math: bool = False
 
     @classmethod
-    def of(cls, params: Params) -> "GpuRules":
+    def of(cls, params: Params) -> GpuRules:
         """The rules a hardware's params switch on (each a bool param of its field's name)."""
         return cls(**{f.name: getattr(params, f.name) for f in fields(cls)})
 

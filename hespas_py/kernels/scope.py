@@ -7,8 +7,8 @@ Rules and sources: docs/kernels.md."""
 from __future__ import annotations
 
 import enum
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Collection, Iterable, Iterator, Sequence
 
 from hespas_py.kernels.costs import op_work
 from hespas_py.mlir.ops import Op, TensorType
@@ -112,7 +112,7 @@ def sunk_arguments(operands: Sequence[int], args: Sequence[int], yielded: Sequen
                    constants: Collection[int]) -> list[int]:
     """Positions of a while's loop-invariant constants: carried values the body passes on
     unchanged whose initial value (``operands``) is in ``constants``."""
-    return [k for k, (operand, arg, out) in enumerate(zip(operands, args, yielded))
+    return [k for k, (operand, arg, out) in enumerate(zip(operands, args, yielded, strict=False))
             if out == arg and operand in constants]
 
 
@@ -154,7 +154,7 @@ class Scope:
                  anchor: Op | None = None) -> tuple[int, ...]:
         returned: tuple[int, ...] = ()
         for op in ops:
-            ins = tuple(self._key(env, v, t) for v, t in zip(op.operands, op.operand_types))
+            ins = tuple(self._key(env, v, t) for v, t in zip(op.operands, op.operand_types, strict=True))
             ins += tuple(self._key(env, v) for v in op.captures)
             name = op.short_name
             if name in _TERMINATORS:
@@ -162,10 +162,10 @@ class Scope:
             elif name in _CALLS and op.regions:
                 body = op.regions[0]
                 inner = dict(env)
-                inner.update(zip(body.args, ins))
+                inner.update(zip(body.args, ins, strict=False))
                 self._pass_gates(op.operands, body.args)
                 yielded = self._flatten(body.ops, inner, anchor or op)
-                env.update(zip(op.results, yielded))
+                env.update(zip(op.results, yielded, strict=False))
                 if body.ops:
                     self._pass_gates(body.ops[-1].operands, op.results)
             elif name in _VIEWS and len(op.results) == 1 and len(op.operands) == 1:
@@ -175,17 +175,17 @@ class Scope:
                 # An identity on each operand: XLA's GPU pipeline removes it before fusion
                 # (OptimizationBarrierExpander turns it into control dependencies); its readers
                 # are gated for a compiler that keeps it (`FusionPasses.barriers`).
-                env.update(zip(op.results, ins))
+                env.update(zip(op.results, ins, strict=False))
                 self.barrier_operands.update(ins[:len(op.operands)])
                 gate = frozenset(ins[:len(op.operands)]).union(
                     *(self.gates.get(v, ()) for v in op.operands))
                 self.gates.update((r, gate) for r in op.results)
             elif name in _VIEWS:  # tuple plumbing: results stand for the operands' traffic
-                for result, rtype in zip(op.results, op.result_types):
+                for result, rtype in zip(op.results, op.result_types, strict=True):
                     self._define(env, result, rtype)
                     self.folded.add(env[result])
             else:
-                outs = tuple(self._define(env, r, t) for r, t in zip(op.results, op.result_types))
+                outs = tuple(self._define(env, r, t) for r, t in zip(op.results, op.result_types, strict=True))
                 if _is_folded_constant(op):
                     self.folded.update(outs)
                     self.constants.update(outs)
@@ -213,7 +213,7 @@ class Scope:
         """Let each of ``targets`` (SSA ids) stand for the barrier result its source is, or for
         none (a callee's arguments are bound anew at each call)."""
         if self.gates:
-            for source, target in zip(sources, targets):
+            for source, target in zip(sources, targets, strict=False):
                 if source in self.gates:
                     self.gates[target] = self.gates[source]
                 else:

@@ -63,6 +63,7 @@ def _read(parsed: ParsedModule, outline: bool) -> Module:
         functions = reader(name, module, meshes, hash).read_all()
         if functions is None:  # two values hashed alike: number them by the values themselves
             functions = reader(name, module, meshes, _same).read_all()
+            assert functions is not None, "exact keys never collide"
     except UnreadableAttribute as error:
         raise HespasError(f"{name}: {error}") from None
     warnings = (*parsed.warnings, *_dialect_warnings(name, functions.values(), parsed.unregistered))
@@ -132,9 +133,9 @@ class _FunctionReader(FunctionWalk):
         shares = forking.shares(count, min(jobs, count // _OPS_PER_JOB), _PARENT_WEIGHT)
         first_ids = [len(self._types) + _IDS_PER_OP * start for start, _ in shares]
         children = [Forked(functools.partial(self._encoded_share, block, start, stop, first_id))
-                    for (start, stop), first_id in zip(shares[1:], first_ids[1:])]
+                    for (start, stop), first_id in zip(shares[1:], first_ids[1:], strict=True)]
         ops = self._ops(itertools.islice(block.operations, shares[0][1]))
-        for child, (start, stop), first_id in zip(children, shares[1:], first_ids[1:]):
+        for child, (start, stop), first_id in zip(children, shares[1:], first_ids[1:], strict=True):
             decoder = ShareDecoder(first_id, start, ops, ids=self._ids, types=self._types,
                                    defs=self._defs,
                                    interned={t: t for t in self._type_cache.values()},
@@ -158,7 +159,7 @@ class _FunctionReader(FunctionWalk):
         """In a forked child: ops ``start:stop`` of ``block`` (the parent reads those before
         them), values numbered from ``first_id``, encoded a chunk at a time (`ShareEncoder`)."""
         types = self._types
-        types.extend([None] * (first_id - len(types)))
+        types.extend([None] * (first_id - len(types)))  # type: ignore[list-item]
         self._ids = Borrowing(self._ids, types, self._borrowed)
         encoder = ShareEncoder(self._ids, types, self._borrowed)
         views = itertools.islice(block.operations, start, stop)

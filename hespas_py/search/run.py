@@ -13,9 +13,10 @@ batch. Traces and simulations are the sweep's own tasks and store entries, so ev
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 import jaxlib
 
@@ -150,7 +151,7 @@ class _Exports:
             progress("exports", 0, len(todo))
         while backend.pending:
             members, outcomes = backend.next_done()
-            for index, (ok, outcome) in zip(members, outcomes):
+            for index, (ok, outcome) in zip(members, outcomes, strict=True):
                 self.made += 1
                 if ok:
                     write_atomically(self.file(keys[index]), outcome)

@@ -4,7 +4,7 @@ isolation (`hespas_py.sim.replicate` explains why that stands for every NPU)."""
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from hespas_py.chakra.schema import NodeType
@@ -35,7 +35,7 @@ def _timing_trace(node: TraceNode, at_start: bool) -> Trace:
 
 def group_geometry(members: tuple[int, ...], network: Network) -> tuple:
     """How the steps of a group's ring (its members in order, round) cross the network."""
-    return tuple(network.route(a, b) for a, b in zip(members, members[1:] + members[:1]))
+    return tuple(network.route(a, b) for a, b in zip(members, members[1:] + members[:1], strict=True))
 
 
 class CollectiveTimes:
@@ -79,10 +79,11 @@ class CollectiveTimes:
         (`NotSymmetric` when NPUs finish apart)."""
         node = self.columns.trace.nodes[position]
         column = self.columns.values[position]
+        npus: Sequence[int]
         if column[0] is None:
             npus = range(self.columns.num_npus)
         else:
-            net = Network(self.network, None)
+            net = Network(self.network, EventQueue())  # geometry only: no events
             by_geometry: dict[tuple, int] = {}
             for gid in dict.fromkeys(column):
                 by_geometry.setdefault(group_geometry(self.groups[gid], net), gid)

@@ -6,7 +6,7 @@ Why and how: docs/simulation.md.
 
 from __future__ import annotations
 
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 from hespas_py.chakra.schema import NodeType
 from hespas_py.sim.collective_times import CollectiveTimes
@@ -104,7 +104,9 @@ def run_gang(traces: Sequence[Trace], plan: tuple[list[Trace], list[dict[int, in
     from hespas_py.sim.prefetch import prefetch
 
     alone, ordinals, layouts = plan
-    times = CollectiveTimes(of_traces(alone), layouts, system, network, groups)
+    columns = of_traces(alone)
+    assert columns is not None, "gang_plan found the collectives alike"
+    times = CollectiveTimes(columns, layouts, system, network, groups)
     prefetch(times)
     queue = EventQueue()
     net = Network(network, queue)

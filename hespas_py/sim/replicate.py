@@ -6,7 +6,7 @@ Why and how: docs/simulation.md.
 from __future__ import annotations
 
 import dataclasses
-from typing import Mapping
+from collections.abc import Mapping
 
 from hespas_py.sim.collective_times import CollectiveTimes
 from hespas_py.sim.columns import Columns

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Mapping, Sequence
 
 from hespas_py.errors import HespasError
 from hespas_py.gc_pause import gc_paused
@@ -84,15 +84,15 @@ def simulate(traces: TraceSet, system: SystemConfig, network: NetworkConfig, *,
                 columns = of_traces(resolved)
                 plan = None if columns is None else symmetric_plan(columns, system, network,
                                                                    groups)
-                if plan is not None:
+                if columns is not None and plan is not None:
                     try:
                         return run_replicated(columns, plan, system, network, groups, resolved)
                     except NotSymmetric:
                         pass
-                plan = gang_plan(resolved, system, network, groups)
-                if plan is not None:
+                gang = gang_plan(resolved, system, network, groups)
+                if gang is not None:
                     try:
-                        return run_gang(resolved, plan, system, network, groups)
+                        return run_gang(resolved, gang, system, network, groups)
                     except NotSymmetric:
                         pass
             return SimResult(tuple(w.result()

@@ -58,6 +58,8 @@ class Stream:
     __slots__ = ("stream_id", "owner", "dataset", "phases", "priority", "queue_id", "phase",
                  "initialized")
 
+    phase: Phase  # the phase running, from the first `Sys.proceed_to_next_phase` on
+
     def __init__(self, owner: StreamOwner, dataset: DataSet, stream_id: int, phases: list[Phase],
                  priority: int) -> None:
         self.stream_id = stream_id
@@ -66,7 +68,6 @@ class Stream:
         self.phases = deque(phases)
         self.priority = priority
         self.queue_id = -1
-        self.phase: Phase | None = None
         self.initialized = False
         for phase in phases:
             phase.algorithm.stream = self

@@ -29,6 +29,7 @@ import jax.numpy as jnp  # noqa: E402
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from kernel_chain import chain_slope  # noqa: E402
 from measuring import record  # noqa: E402
+
 from hespas_py.calibrate.timing import run_info  # noqa: E402
 
 SMALL = os.environ.get("SMALL") == "1"
