@@ -58,7 +58,7 @@ def split_kernels(kernel: Kernel) -> list[Kernel]:
         counts = partial_counts(op)
         if counts:
             extra_bytes += (counts[0] - 1) * result
-        for count, after in zip(counts, [*counts[1:], 1], strict=True):
+        for count, after in zip(counts, [*counts[1:], 1], strict=False):
             stages.append(dataclasses.replace(
                 kernel, ops=(op,), flops=float(count * sum(t.num_elements
                                                            for t in op.result_types)),

@@ -15,13 +15,12 @@ from collections import deque
 from typing import TYPE_CHECKING
 
 from hespas_py.sim.errors import Rejected
+from hespas_py.sim.event_kinds import GENERAL, PACKET_RECEIVED
 from hespas_py.sim.topology import ANTICLOCKWISE, CLOCKWISE, BinaryTree, LogicalRing
 
 if TYPE_CHECKING:
     from hespas_py.sim.streams import Stream
 
-# Event kinds delivered to algorithms and streams.
-GENERAL, PACKET_RECEIVED, STREAM_INIT = 0, 1, 2
 # Collective types (ASTRA-sim's ComType).
 REDUCE_SCATTER, ALL_GATHER, ALL_REDUCE, ALL_TO_ALL = 1, 2, 3, 4
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import deque
 from typing import Protocol
 
-from hespas_py.sim.collectives import GENERAL, PACKET_RECEIVED, STREAM_INIT
+from hespas_py.sim.event_kinds import GENERAL, PACKET_RECEIVED, STREAM_INIT
 from hespas_py.sim.topology import ANTICLOCKWISE, CLOCKWISE
 
 
