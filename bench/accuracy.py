@@ -19,10 +19,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from hespas_py.accuracy.cases import SYSTEMS_DIR  # noqa: E402
 from hespas_py.accuracy.evaluate import Result, evaluate, trend_error  # noqa: E402
-from hespas_py.estimate.base import DEFAULT_ESTIMATOR  # noqa: E402
 from hespas_py.accuracy.rows import GROUPS, groups  # noqa: E402
 from hespas_py.cli import commands  # noqa: E402,F401  (registers the subcommands)
 from hespas_py.cli.accuracy import as_json, print_table  # noqa: E402
+from hespas_py.estimators.base import DEFAULT_ESTIMATOR  # noqa: E402
 
 
 def figures(results: list[Result]) -> str:

@@ -25,7 +25,6 @@ sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "scripts"))
 
 from export_workloads import MODELS, WORKLOADS, workloads  # noqa: E402
-
 from hespas_py.export import export_in_subprocess  # noqa: E402
 
 GOAL_S = 60.0

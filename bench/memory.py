@@ -81,7 +81,7 @@ def gpu() -> None:
 def xla_cpu_memory(path: Path) -> dict[str, int]:
     """``memory_analysis()`` of the module in ``path`` compiled by XLA:CPU (as many host
     devices as the module's replicas x partitions; set before jax starts)."""
-    from hespas_py.estimate.xla_cost import local_client
+    from hespas_py.estimators.xla_cost import local_client
     from hespas_py.mlir.reader import load_module
     from hespas_py.mlir.source import parse_file
 

@@ -14,6 +14,7 @@ Run: ``python3 bench/simulate.py [--repeat N] [--full]``.
 from __future__ import annotations
 
 import argparse
+import functools
 import random
 import statistics
 import sys
@@ -25,13 +26,13 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from hespas_py.chakra.files import COMM_GROUP_FILE, TRACE_PREFIX  # noqa: E402
+from hespas_py.chakra.nodes import collective, comp  # noqa: E402
 from hespas_py.chakra.schema import CollectiveCommType  # noqa: E402
 from hespas_py.pipeline import generate  # noqa: E402
+from hespas_py.run import build_config  # noqa: E402
 from hespas_py.sim import load_network, load_system, load_system_dir, simulate  # noqa: E402
 from hespas_py.sim.config import PRESETS_DIR  # noqa: E402
-from hespas_py.chakra.nodes import collective, comp  # noqa: E402
 from hespas_py.sim.synthetic import write_identical_trace_set  # noqa: E402
-from hespas_py.run import build_config  # noqa: E402
 
 RESNET = REPO.parent / "shared" / "refsim" / "cases" / "resnet50_train_individual_a100_4gpu"
 GENERATED_NODES = 200_000
@@ -59,9 +60,8 @@ def bench_resnet(repeat: int) -> None:
     system, network = load_system(RESNET / "system.json"), load_network(RESNET / "network.yml")
     groups = RESNET / "comm_group.json"
     for replicate in (True, False):
-        seconds, result = median_of(repeat, lambda: simulate(RESNET / "dev", system, network,
-                                                           comm_groups=groups,
-                                                           replicate=replicate))
+        seconds, result = median_of(repeat, functools.partial(
+            simulate, RESNET / "dev", system, network, comm_groups=groups, replicate=replicate))
         mode = "replicated" if result.replicated else "full"
         print(f"resnet50 1385 nodes x 4 NPUs ({mode}): {seconds:.3f} s "
               f"(ASTRA-sim 0.17 s), step {result.step_time_ns} ns")
@@ -103,15 +103,13 @@ def bench_multi_group(repeat: int, full: bool) -> None:
             out = Path(scratch) / "traces"
             generate(build_config(MULTI_GROUP_NODE, output_dir=out,
                                            mlir_file=REPO / "workloads" / f"{workload}.mlir.gz"))
-
-            def run(replicate: bool):
-                return simulate(out / TRACE_PREFIX, setup.system, setup.network,
-                                comm_groups=out / COMM_GROUP_FILE, replicate=replicate)
-            seconds, fast = median_of(repeat, lambda: run(True))
+            run = functools.partial(simulate, out / TRACE_PREFIX, setup.system, setup.network,
+                                    comm_groups=out / COMM_GROUP_FILE)
+            seconds, fast = median_of(repeat, functools.partial(run, replicate=True))
             line = (f"{workload} on {preset} (replicated={fast.replicated}): {seconds:.2f} s, "
                     f"step {fast.step_time_ns} ns")
             if quick or full:
-                full_seconds, slow = median_of(1, lambda: run(False))
+                full_seconds, slow = median_of(1, functools.partial(run, replicate=False))
                 same = slow.devices == fast.devices
                 line += f"; full simulation {full_seconds:.2f} s, identical: {same}"
         print(line)

@@ -16,15 +16,16 @@ import dataclasses
 import html
 import inspect
 import tempfile
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from hespas_py.errors import HespasError
-from hespas_py.estimate.base import DEFAULT_ESTIMATOR
+from hespas_py.estimators.base import DEFAULT_ESTIMATOR
 from hespas_py.export import export_in_subprocess
-from hespas_py.export.exporter import partitions
 from hespas_py.export.partition import compile_with_dump, dumped_stablehlo
+from hespas_py.export.step import partitions
 from hespas_py.pipeline import DEFAULT_SPLIT
 from hespas_py.run import Split, build_config, generate_and_simulate
 from hespas_py.sim.config import Machine

@@ -9,7 +9,8 @@ whose ``__init__`` stores the fields directly and then hands the instance over t
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Callable, TypeVar
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 T = TypeVar("T")
 

@@ -6,6 +6,8 @@ Why and how: docs/forking.md.
 from __future__ import annotations
 
 import contextlib
+import functools
+import itertools
 import marshal
 import os
 import signal
@@ -13,7 +15,8 @@ import struct
 import tempfile
 import time
 import weakref
-from typing import Any, Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable
+from typing import Any
 
 from hespas_py.errors import HespasError
 
@@ -98,7 +101,7 @@ class Forked:
         os.close(write_end)
         self._read_end = read_end
 
-    def chunks(self) -> Iterator[bytes]:
+    def chunks(self) -> Generator[bytes, None, None]:
         """The child's chunks, each as soon as it is written; `failed` tells at the end whether
         the child stopped early. Closing this iterator early kills the child."""
         if self._pid < 0:
@@ -156,7 +159,12 @@ def background(work: Callable[[], Any], worth_it: bool = True) -> Callable[[], A
     process is allowed (the result must marshal), else here when the getter is called."""
     if not worth_it or max_jobs() < 2:
         return work
-    return _Later(work, Forked(lambda: (marshal.dumps(work()),)))
+    return _Later(work, Forked(functools.partial(marshalled, work)))
+
+
+def marshalled(work: Callable[..., Any], *args: Any) -> tuple[bytes]:
+    """``work(*args)`` marshalled: the one chunk of a `Forked` child whose result is plain data."""
+    return (marshal.dumps(work(*args)),)
 
 
 def shares(count: int, jobs: int, first_weight: float = 1.0) -> list[tuple[int, int]]:
@@ -164,4 +172,4 @@ def shares(count: int, jobs: int, first_weight: float = 1.0) -> list[tuple[int, 
     ``first_weight`` times as long as each of the others (which are of near-equal length)."""
     total = first_weight + jobs - 1
     cuts = [0, *(round(count * (first_weight + j) / total) for j in range(jobs - 1)), count]
-    return list(zip(cuts, cuts[1:]))
+    return list(itertools.pairwise(cuts))

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any, Iterator
+from typing import Any
 
 # XLA's C++ logging reads its level once, when jaxlib's native code loads: importing ``jax``
 # first would set INFO off (jax/__init__.py does this), but the bindings below load before it,
@@ -30,16 +31,18 @@ from jaxlib.version import __version__ as JAXLIB_VERSION
 
 __all__ = ["JAXLIB_RELEASE", "JAXLIB_VERSION", "backends_initialized", "chlo",
            "compile_on_one_device", "compiled_hlo_proto", "generic_op_views", "hlo_cost_analysis",
-           "hlo_proto_to_mlir_bytecode", "hlo_text_to_proto", "ir", "local_client", "mhlo",
-           "mlir_to_xla_computation", "register_dialects", "sdy", "stablehlo"]
+           "hlo_module_from_text", "hlo_proto_to_mlir_bytecode", "hlo_text_to_proto", "ir",
+           "local_client", "mhlo", "mlir_to_xla_computation", "register_dialects", "sdy",
+           "stablehlo"]
 
 #: (major, minor) of the installed jaxlib.
-JAXLIB_RELEASE: tuple[int, int] = tuple(int(part) for part in JAXLIB_VERSION.split(".")[:2])
+_MAJOR, _MINOR = JAXLIB_VERSION.split(".")[:2]
+JAXLIB_RELEASE: tuple[int, int] = (int(_MAJOR), int(_MINOR))
 
 if JAXLIB_RELEASE < (0, 11):
     from jaxlib.mlir._mlir_libs import _sdy as sdy
 else:
-    from jaxlib.mlir.dialects import sdy
+    from jaxlib.mlir.dialects import sdy  # type: ignore[no-redef]  # the other release's path
 
 
 def register_dialects(registry: ir.DialectRegistry) -> None:
@@ -60,11 +63,16 @@ def generic_op_views() -> Iterator[None]:
         _mlir.globals.dialect_search_modules = search
 
 
+def hlo_module_from_text(hlo_text: str) -> Any:
+    """XLA's ``HloModule`` of an HLO module in its text form (raises XLA's status error)."""
+    from jaxlib import _hlo  # type: ignore[attr-defined]  # a private module without a stub
+
+    return _hlo.hlo_module_from_text(hlo_text)
+
+
 def hlo_text_to_proto(hlo_text: str) -> bytes:
     """A serialized ``HloModuleProto`` of an HLO module in XLA's text form."""
-    from jaxlib import _hlo
-
-    return _hlo.hlo_module_from_text(hlo_text).as_serialized_hlo_module_proto()
+    return hlo_module_from_text(hlo_text).as_serialized_hlo_module_proto()
 
 
 def hlo_proto_to_mlir_bytecode(module_proto: bytes) -> bytes:

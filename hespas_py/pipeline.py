@@ -10,16 +10,17 @@ import functools
 import json
 import logging
 import time
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from hespas_py.chakra.files import STATS_FILE
 from hespas_py.chakra.groups import DeviceLayout
 from hespas_py.chakra.stats import module_stats
 from hespas_py.chakra.writer import write_traces
-from hespas_py.estimate.base import Estimate, get_estimator
-from hespas_py.estimate.dispatch import DISPATCH, entry_buffers, with_dispatch
+from hespas_py.estimators.base import Estimate, get_estimator
+from hespas_py.estimators.dispatch import DISPATCH, entry_buffers, with_dispatch
 from hespas_py.forking import background
 from hespas_py.gc_pause import gc_paused
 from hespas_py.hardware import Hardware
@@ -100,7 +101,8 @@ class GenConfig:
     def split_options(self) -> dict[str, Any]:
         """Keyword options of the chosen splitter (``combine_threshold`` and
         ``collective_rewrites`` only when on)."""
-        combine = {"combine_threshold": self.combine_threshold} if self.combine_threshold else {}
+        combine: dict[str, Any] = (
+            {"combine_threshold": self.combine_threshold} if self.combine_threshold else {})
         if self.collective_rewrites:
             combine["collective_rewrites"] = True
         if self.split_strategy == "individual_split":
@@ -141,7 +143,7 @@ def _estimator(config: GenConfig):
     estimator = get_estimator(config.estimator, config.hardware)
     if config.disable_cache or config.cache_dir is None:
         return estimator
-    from hespas_py.estimate.cache import CachedEstimator  # hashlib's OpenSSL: cached runs only
+    from hespas_py.estimators.cache import CachedEstimator  # hashlib's OpenSSL: cached runs only
 
     return CachedEstimator(estimator, config.cache_dir)
 

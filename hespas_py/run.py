@@ -12,16 +12,23 @@ in the CLI; inside, the estimator is ``estimator`` and the split strategy ``spli
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Mapping, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from hespas_py.errors import HespasError
-from hespas_py.estimate.base import DEFAULT_ESTIMATOR, estimator_class
+from hespas_py.estimators.base import DEFAULT_ESTIMATOR, estimator_class
 from hespas_py.hardware import Hardware
 from hespas_py.hardware.config import check_params, declared_estimator
 from hespas_py.hardware.presets import hardware_from_config, resolve_config
-from hespas_py.pipeline import (DEFAULT_SPLIT, GenConfig, GenResult, ProgressHook, generate,
-                                rewrites_by_default)
+from hespas_py.pipeline import (
+    DEFAULT_SPLIT,
+    GenConfig,
+    GenResult,
+    ProgressHook,
+    generate,
+    rewrites_by_default,
+)
 from hespas_py.split import splitter
 from hespas_py.split.combine import Thresholds
 

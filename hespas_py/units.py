@@ -3,7 +3,8 @@ H100 holds 80 GiB), so a peak reads against the capacity a preset's name states.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 #: Bytes per GiB.
 GIB = 1 << 30

@@ -10,8 +10,8 @@ over four replicas. Every op (nested reducer ops included) counts toward ``--ops
 from __future__ import annotations
 
 import argparse
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 _T = "tensor<64x256xf32>"
 _W = "tensor<256x256xf32>"

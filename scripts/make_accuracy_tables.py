@@ -20,7 +20,7 @@ sys.path.insert(0, str(REPO))
 from hespas_py.accuracy.evaluate import evaluate  # noqa: E402
 from hespas_py.accuracy.markdown import render, replace_blocks  # noqa: E402
 from hespas_py.accuracy.rows import groups  # noqa: E402
-from hespas_py.estimate.base import DEFAULT_ESTIMATOR  # noqa: E402
+from hespas_py.estimators.base import DEFAULT_ESTIMATOR  # noqa: E402
 
 DOC = REPO / "docs" / "accuracy.md"
 #: The groups whose workloads ship with the project.

@@ -28,9 +28,26 @@ sys.path.insert(0, str(REPO / "scripts"))
 
 from hespas_py.hardware import load_hardware  # noqa: E402
 from system_links import (  # noqa: E402
-    ASTRA_GB, HDR_NIC, INFINITY_FABRIC, META_AGGREGATION, META_ROCE, NDR_NIC, NVLINK3_BOARD,
-    NVLINK3_SWITCH, NVLINK4_BOARD, NVLINK4_SWITCH, NVLINK5_BOARD, NVLINK5_SWITCH, TPU7X_D2D,
-    TPU7X_ICI, TPUV3_ICI, TPUV4_ICI, TPUV5P_ICI, TPUV6E_ICI, Link)
+    ASTRA_GB,
+    HDR_NIC,
+    INFINITY_FABRIC,
+    META_AGGREGATION,
+    META_ROCE,
+    NDR_NIC,
+    NVLINK3_BOARD,
+    NVLINK3_SWITCH,
+    NVLINK4_BOARD,
+    NVLINK4_SWITCH,
+    NVLINK5_BOARD,
+    NVLINK5_SWITCH,
+    TPU7X_D2D,
+    TPU7X_ICI,
+    TPUV3_ICI,
+    TPUV4_ICI,
+    TPUV5P_ICI,
+    TPUV6E_ICI,
+    Link,
+)
 
 SYSTEMS = REPO / "configs" / "systems"
 README = SYSTEMS / "README.md"

@@ -13,7 +13,15 @@ from typer.testing import CliRunner
 
 from hespas_py.accuracy.cases import Case, plan_cases
 from hespas_py.accuracy.evaluate import Result, evaluate, row_params, trend_error
-from hespas_py.accuracy.rows import GROUPS, SCALE_COLUMNS, Group, Row, groups, parse_hespas, parse_scale
+from hespas_py.accuracy.rows import (
+    GROUPS,
+    SCALE_COLUMNS,
+    Group,
+    Row,
+    groups,
+    parse_hespas,
+    parse_scale,
+)
 from hespas_py.cli.main import app
 from hespas_py.errors import HespasError
 from hespas_py.hardware import find_preset

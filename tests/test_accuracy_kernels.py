@@ -9,8 +9,14 @@ import pytest
 from typer.testing import CliRunner
 
 from hespas_py.accuracy.cases import plan_cases
-from hespas_py.accuracy.kernels import (IDLE, UNPROFILED, HloKernels, device_busy_s,
-                                        profile_classes, profile_files)
+from hespas_py.accuracy.kernels import (
+    IDLE,
+    UNPROFILED,
+    HloKernels,
+    device_busy_s,
+    profile_classes,
+    profile_files,
+)
 from hespas_py.accuracy.rows import GROUPS
 from hespas_py.cli.main import app
 from hespas_py.errors import HespasError
@@ -90,7 +96,7 @@ def test_gpu_group_has_the_h100_and_h200_single_device_rows_with_profiles():
     assert len(rows) == len(cases) == 8 + 13 and not skipped
     nodes = {"H100": "H100_80GB", "H200": "H200_141GB"}
     assert all(r.counted and c.system_dir is None and c.node == nodes[r.name[-4:]]
-               and r.measured_peak_bytes for r, c in zip(rows, cases))
+               and r.measured_peak_bytes for r, c in zip(rows, cases, strict=True))
     with_profiles = [r.workload for r in rows if profile_files(r.workload)]
     # the calibration programs ship no kernel profile; on the H200 the six programs lowered
     # again for the H100's rows neither

@@ -6,12 +6,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from test_accuracy import options, stand_in  # noqa: F401  (stand_in is a fixture)
 from typer.testing import CliRunner
 
 from hespas_py.accuracy.markdown import blocks, end_marker, replace_blocks, start_marker
 from hespas_py.cli.main import app
 from hespas_py.errors import HespasError
+from test_accuracy import options, stand_in  # noqa: F401  (stand_in is a fixture)
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "accuracy.md"
 

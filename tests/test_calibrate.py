@@ -8,11 +8,29 @@ import math
 
 import pytest
 
-from hespas_py.calibrate import (collectives, convolutions, elementwise, gemms, launch, rows,
-                                 streams)
-from hespas_py.calibrate.model import Context, Measured, compute_seconds, memory_seconds, share
-from hespas_py.calibrate.preset import (REFERENCE_METHOD, carried, entries, load_base,
-                                        node_document)
+from hespas_py.calibrate import (
+    collectives,
+    convolutions,
+    elementwise,
+    gemms,
+    launch,
+    rows,
+    streams,
+)
+from hespas_py.calibrate.model import (
+    Context,
+    Measured,
+    compute_seconds,
+    memory_seconds,
+    share,
+)
+from hespas_py.calibrate.preset import (
+    REFERENCE_METHOD,
+    carried,
+    entries,
+    load_base,
+    node_document,
+)
 from hespas_py.calibrate.run import derive, device_preset, parse_kinds
 from hespas_py.calibrate.timing import Budget, random_array, slope
 from hespas_py.errors import HespasError
@@ -239,9 +257,9 @@ def test_calibrated_params_reproduce_the_measured_gemm_and_stream_in_the_estimat
     import jax
     import jax.numpy as jnp
 
-    from hespas_py.estimate.fused_roofline import FusedRoofline
-    from hespas_py.estimate.fusion import plan_kernels
+    from hespas_py.estimators.fused_roofline import FusedRoofline
     from hespas_py.hardware.presets import preset_of
+    from hespas_py.kernels import plan_kernels
     from hespas_py.mlir.reader import load_module
     from hespas_py.split.program import program_ops
 

@@ -13,7 +13,7 @@ from hespas_py.chakra.schema import NodeType
 from hespas_py.chakra.summary import node_attrs, summarize
 from hespas_py.chakra.writer import durations_micros, write_traces
 from hespas_py.errors import HespasError
-from hespas_py.estimate.base import Estimate
+from hespas_py.estimators.base import Estimate
 from hespas_py.mlir.ops import Module, Op, TensorType
 from hespas_py.split import individual_split
 
@@ -36,7 +36,7 @@ def estimates_for(graph, times=None):
     compute = [b for b in graph.blocks if not b.collective]
     times = times or [1e-6] * len(compute)
     found = {b.id: Estimate(time_s=s, flops=1000.0 * (i + 1), bytes=64.0 * (i + 1))
-             for i, (b, s) in enumerate(zip(compute, times))}
+             for i, (b, s) in enumerate(zip(compute, times, strict=True))}
     return [found.get(b.id) for b in graph.blocks]
 
 
@@ -217,7 +217,7 @@ def test_forked_encoders_write_the_serial_bytes(tmp_path, monkeypatch, fail):
     from hespas_py.chakra import encoder
 
     ops, value = [], 0
-    for i in range(12):  # compute, all-reduce, permute (send+recv on device 1), single-device AR
+    for _ in range(12):  # compute, all-reduce, permute (send+recv on device 1), single-device AR
         ops += [op("exponential", value + 1, (value,), t(4), t(4)),
                 op("all_reduce", value + 2, (value + 1,), t(4), t(4), replica_groups=((0, 1, 2),)),
                 op("collective_permute", value + 3, (value + 2,), t(4), t(4),

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from hespas_py.estimate.fusion import GpuRules, plan_kernels
 from hespas_py.hardware import Params, load_hardware
+from hespas_py.kernels import GpuRules, plan_kernels
 from hespas_py.memory import analyze, memory_rules
 from hespas_py.mlir.reader import load_module
 from hespas_py.resources import shipped

@@ -10,8 +10,8 @@ from hespas_py.chakra.groups import DeviceLayout
 from hespas_py.chakra.io import read_trace
 from hespas_py.chakra.schema import NodeType
 from hespas_py.chakra.writer import write_traces
-from hespas_py.split import individual_split
 from hespas_py.sim import simulate
+from hespas_py.split import individual_split
 from test_chakra_writer import estimates_for, op, ret, t
 from test_sim import RING4, system
 

@@ -13,9 +13,9 @@ from hespas_py.chakra.summary import summarize_trace, trace_files
 from hespas_py.errors import HespasError
 from hespas_py.mlir.reader import load_module
 from hespas_py.pipeline import generate
+from hespas_py.run import Split, build_config
 from hespas_py.split import split
 from hespas_py.split.combine import Thresholds
-from hespas_py.run import Split, build_config
 
 REPO = Path(__file__).resolve().parents[1]
 NODE = REPO / "configs" / "nodes" / "H100_80GB" / "fused_roofline" / "config.json"

@@ -13,14 +13,14 @@ import pytest
 
 from hespas_py.chakra import writer
 from hespas_py.chakra.groups import DeviceLayout
-from hespas_py.mlir.meshes import MAX_DEVICES
 from hespas_py.cli.compat import chakra_gen
 from hespas_py.errors import HespasError
 from hespas_py.mlir.bindings import ir, make_context
+from hespas_py.mlir.meshes import MAX_DEVICES
 from hespas_py.mlir.reader import load_module
 from hespas_py.pipeline import generate
-from hespas_py.split import split
 from hespas_py.run import build_config
+from hespas_py.split import split
 from test_gen_cli import run
 
 REPO = Path(__file__).resolve().parents[1]

@@ -1,4 +1,4 @@
-"""The host's per-call dispatch cost (`hespas_py.estimate.dispatch`): its rule, where the pipeline
+"""The host's per-call dispatch cost (`hespas_py.estimators.dispatch`): its rule, where the pipeline
 puts it, the presets that set it and its share of the GPU rows' idle time."""
 
 from __future__ import annotations
@@ -8,13 +8,13 @@ import json
 import pytest
 
 from hespas_py.errors import HespasError
-from hespas_py.estimate.base import Estimate, OpCost, get_estimator
-from hespas_py.estimate.dispatch import DISPATCH, dispatch_cost, entry_buffers, with_dispatch
+from hespas_py.estimators.base import Estimate, OpCost, get_estimator
+from hespas_py.estimators.dispatch import DISPATCH, dispatch_cost, entry_buffers, with_dispatch
 from hespas_py.hardware import Params
 from hespas_py.mlir.reader import load_module
 from hespas_py.pipeline import generate
-from hespas_py.split import split
 from hespas_py.run import build_config
+from hespas_py.split import split
 from test_pipeline import TINY_MLIR
 
 PARAMS = Params(dispatch_overhead_s=1e-4, dispatch_per_buffer_s=1e-5)

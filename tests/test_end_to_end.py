@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from hespas_py.cli.main import app
 from hespas_py.chakra.io import read_trace
 from hespas_py.chakra.schema import NodeType
+from hespas_py.cli.main import app
 
 #: small shipped workload -> (system preset with that many NPUs, collective node types expected)
 SMALL = {

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from hespas_py.errors import HespasError
-from hespas_py.estimate import Estimate, Estimator, get_estimator
+from hespas_py.estimators import Estimate, Estimator, get_estimator
+from hespas_py.estimators.cache import CachedEstimator, _checksum, canonical_block_text
 from hespas_py.hardware import Hardware
-from hespas_py.estimate.cache import CachedEstimator, _checksum, canonical_block_text
 from hespas_py.mlir.ops import Op
 from hespas_py.split.blocks import Block, BlockGraph
 from test_estimate_costs import T, make_op, scalar_region
@@ -150,7 +150,7 @@ def test_failed_write_is_reported_on_close(tmp_path: Path) -> None:
         cached.close()
 
 
-def _worker(cache_dir: str, sizes: list[int], out: "multiprocessing.Queue") -> None:
+def _worker(cache_dir: str, sizes: list[int], out: multiprocessing.Queue) -> None:
     with CachedEstimator(get_estimator("roofline", HW), cache_dir) as cached:
         times = [cached.estimate(chain(10, size)).time_s for size in sizes]
     out.put(times)

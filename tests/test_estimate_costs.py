@@ -1,4 +1,4 @@
-"""FLOPs and bytes per op family (hespas_py.estimate.costs) against hand-computed values."""
+"""FLOPs and bytes per op family (hespas_py.kernels.costs) against hand-computed values."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from hespas_py.estimate.costs import op_bytes, op_family, op_flops, op_work
-from hespas_py.estimate.linalg_costs import REDUCIBLE_F32
-from hespas_py.estimate.work import FAMILIES, TENSOR, VECTOR
+from hespas_py.kernels.costs import op_bytes, op_family, op_flops, op_work
+from hespas_py.kernels.linalg_costs import REDUCIBLE_F32
+from hespas_py.kernels.work import FAMILIES, TENSOR, VECTOR
 from hespas_py.mlir.ops import Op, Region, TensorType
 
 _ids = itertools.count(1000)

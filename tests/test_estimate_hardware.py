@@ -10,7 +10,13 @@ import pytest
 
 from hespas_py.errors import HespasError
 from hespas_py.hardware import (
-    PRESETS_DIR, hardware_from_config, load_hardware, preset_names, read_config, validate_config)
+    PRESETS_DIR,
+    hardware_from_config,
+    load_hardware,
+    preset_names,
+    read_config,
+    validate_config,
+)
 from hespas_py.run import build_config
 
 REQUIRED_PRESETS = {

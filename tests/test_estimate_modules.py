@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from hespas_py.estimate import get_estimator
-from hespas_py.estimate.costs import op_work
+from hespas_py.estimators import get_estimator
 from hespas_py.hardware import load_hardware
+from hespas_py.kernels.costs import op_work
 from hespas_py.split.blocks import Block
 
 reader = pytest.importorskip("hespas_py.mlir.reader")

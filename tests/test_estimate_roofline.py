@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from hespas_py.errors import HespasError
-from hespas_py.estimate import get_estimator
+from hespas_py.estimators import get_estimator
 from hespas_py.hardware import Hardware, load_hardware
 from hespas_py.split.blocks import Block
 from test_estimate_costs import T, body, make_op

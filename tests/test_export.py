@@ -152,6 +152,11 @@ def test_missing_file_and_bad_spec(tmp_path: Path) -> None:
     assert done.returncode == 2 and "no such file" in done.stderr
     done = _run_cli("just_a_name", "--devices", "4", "--out", str(tmp_path / "o.mlir"))
     assert done.returncode == 2 and "expected FILE.py:FACTORY" in done.stderr
+    (tmp_path / "notes.txt").write_text("x = 1\n")
+    done = _run_cli(f"{tmp_path / 'notes.txt'}:step", "--devices", "4",
+                    "--out", str(tmp_path / "o.mlir"))
+    assert done.returncode == 2 and "notes.txt: not a Python file" in done.stderr
+    assert "Traceback" not in done.stderr
 
 
 def test_only_the_optimized_export_needs_a_fresh_jax() -> None:

@@ -12,12 +12,12 @@ import pytest
 from hespas_py.cli.compat import chakra_gen, mlir_analyzer
 from hespas_py.cli.main import main
 from hespas_py.errors import HespasError
-from hespas_py.estimate.costs import op_work
+from hespas_py.kernels.costs import op_work
 from hespas_py.mlir.extract import BlockExtractor
 from hespas_py.mlir.reader import load_module, load_modules
 from hespas_py.pipeline import generate
-from hespas_py.split.blocks import is_collective
 from hespas_py.run import build_config
+from hespas_py.split.blocks import is_collective
 from test_gen_cli import run
 
 DATA = Path(__file__).parent / "data" / "mlir"

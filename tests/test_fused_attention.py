@@ -1,4 +1,4 @@
-"""Flash-attention patterns (`hespas_py.estimate.fusion.attention`) on attention that JAX lowers,
+"""Flash-attention patterns (`hespas_py.kernels.attention`) on attention that JAX lowers,
 and the ``fused_attention`` switch of ``fused_roofline``."""
 
 from __future__ import annotations
@@ -10,14 +10,14 @@ import jax
 import jax.numpy as jnp
 import pytest
 
-from hespas_py.estimate.base import get_estimator
+from hespas_py.estimators.base import get_estimator
 from hespas_py.hardware import Hardware, Params
-from hespas_py.estimate.fusion import FLASH_BACKWARD, FLASH_FORWARD, Kind, plan_kernels
-from hespas_py.estimate.linalg_costs import REDUCIBLE_F32
+from hespas_py.kernels import FLASH_BACKWARD, FLASH_FORWARD, Kind, plan_kernels
+from hespas_py.kernels.linalg_costs import REDUCIBLE_F32
 from hespas_py.mlir.reader import load_module
 from hespas_py.pipeline import generate
-from hespas_py.split.program import program_ops
 from hespas_py.run import build_config
+from hespas_py.split.program import program_ops
 
 B, S, H, KV, D = 1, 256, 4, 2, 64
 #: FLOPs of one of attention's matmuls (QK^T, PV, ...): 2 B H S^2 D.

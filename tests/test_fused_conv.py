@@ -10,14 +10,19 @@ from pathlib import Path
 import pytest
 
 from hespas_py.errors import HespasError
-from hespas_py.estimate.base import get_estimator
-from hespas_py.hardware import Hardware, Params
-from hespas_py.estimate.fusion import (
-    CONV_BACKWARD_FILTER, CONV_BACKWARD_INPUT, CONV_FORWARD, GpuRules, Kind,
-    conv_channel_padding, plan_kernels)
-from hespas_py.estimate.fusion.classes import kernel_class
-from hespas_py.estimate.fusion.convolution import channel_efficiency
-from hespas_py.hardware import load_hardware
+from hespas_py.estimators.base import get_estimator
+from hespas_py.hardware import Hardware, Params, load_hardware
+from hespas_py.kernels import (
+    CONV_BACKWARD_FILTER,
+    CONV_BACKWARD_INPUT,
+    CONV_FORWARD,
+    GpuRules,
+    Kind,
+    conv_channel_padding,
+    plan_kernels,
+)
+from hespas_py.kernels.classes import kernel_class
+from hespas_py.kernels.convolution import channel_efficiency
 from hespas_py.mlir.reader import load_module
 from hespas_py.split.program import program_ops
 

@@ -6,10 +6,15 @@ from pathlib import Path
 
 import pytest
 
-from hespas_py.estimate.base import get_estimator
-from hespas_py.hardware import Hardware, Params, find_preset
-from hespas_py.estimate.fusion import Kind, plan_kernels
-from hespas_py.hardware import load_hardware, preset_names
+from hespas_py.estimators.base import get_estimator
+from hespas_py.hardware import (
+    Hardware,
+    Params,
+    find_preset,
+    load_hardware,
+    preset_names,
+)
+from hespas_py.kernels import Kind, plan_kernels
 from hespas_py.mlir.reader import load_module
 from hespas_py.split.program import program_ops
 from test_fused_attention import MATMUL, attention, lowered

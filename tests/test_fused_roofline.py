@@ -8,11 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from hespas_py.estimate.base import get_estimator
-from hespas_py.hardware import Hardware, Params
-from hespas_py.estimate.fusion import Kind, plan_kernels
-from hespas_py.estimate.fusion.rules import GpuRules
-from hespas_py.hardware import load_hardware, preset_names
+from hespas_py.estimators.base import get_estimator
+from hespas_py.hardware import Hardware, Params, load_hardware, preset_names
+from hespas_py.kernels import Kind, plan_kernels
+from hespas_py.kernels.rules import GpuRules
 from hespas_py.mlir.reader import load_module
 from hespas_py.split import split
 from hespas_py.split.program import program_ops

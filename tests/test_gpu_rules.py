@@ -10,13 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from hespas_py.estimate.base import get_estimator
-from hespas_py.estimate.costs import op_work
-from hespas_py.estimate.fusion import GpuRules, Kind, plan_kernels
-from hespas_py.estimate.fusion.classes import kernel_class
+from hespas_py.estimators.base import get_estimator
 from hespas_py.hardware import find_preset, load_hardware
-from hespas_py.estimate.fusion.tree_reduction import partial_counts
-from hespas_py.estimate.library_calls import library_call
+from hespas_py.kernels import GpuRules, Kind, plan_kernels
+from hespas_py.kernels.classes import kernel_class
+from hespas_py.kernels.costs import op_work
+from hespas_py.kernels.library_calls import library_call
+from hespas_py.kernels.tree_reduction import partial_counts
 from hespas_py.mlir.reader import load_module
 from hespas_py.split.program import program_ops
 from snippets import select_and_scatter

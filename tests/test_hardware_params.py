@@ -9,9 +9,7 @@ import json
 import pytest
 
 from hespas_py.errors import HespasError
-from hespas_py.estimate.base import estimator_names
-from hespas_py.estimate.fusion import GpuRules
-from hespas_py.estimate.fusion.row_tiles import CLASSES
+from hespas_py.estimators.base import estimator_names
 from hespas_py.hardware import (
     SPECS,
     Hardware,
@@ -29,6 +27,8 @@ from hespas_py.hardware.params import (
     check_hardware,
     source_keys,
 )
+from hespas_py.kernels import GpuRules
+from hespas_py.kernels.row_tiles import CLASSES
 from hespas_py.resources import shipped
 
 

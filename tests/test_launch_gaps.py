@@ -1,14 +1,14 @@
 """The GPU's idle time around kernels launched outside XLA's command buffers
-(`hespas_py.estimate.launch_gaps`, ``launch_gap_s``)."""
+(`hespas_py.estimators.launch_gaps`, ``launch_gap_s``)."""
 
 from __future__ import annotations
 
 import pytest
 
 from hespas_py.accuracy.kernels import IDLE, model_classes
-from hespas_py.estimate.fusion import Kind
-from hespas_py.estimate.fusion.kernel import Kernel
-from hespas_py.estimate.launch_gaps import alone, with_launch_gaps
+from hespas_py.estimators.launch_gaps import alone, with_launch_gaps
+from hespas_py.kernels import Kind
+from hespas_py.kernels.kernel import Kernel
 from hespas_py.resources import shipped
 
 LOOP = Kernel(Kind.LOOP, (), 0.0, 1.0)

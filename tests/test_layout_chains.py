@@ -1,4 +1,4 @@
-"""Whole-buffer layout copies (`hespas_py.estimate.fusion.layout_chains`): a GEMM operand layout
+"""Whole-buffer layout copies (`hespas_py.kernels.layout_chains`): a GEMM operand layout
 that XLA's layout assignment carries back through a slice and a ``dynamic_update_slice`` chain
 to an entry parameter, and out to an entry result (the H200 decode step's KV caches)."""
 
@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from hespas_py.estimate.fusion import GpuRules, plan_kernels
-from hespas_py.estimate.fusion.classes import kernel_class
 from hespas_py.hardware import load_hardware
+from hespas_py.kernels import GpuRules, plan_kernels
+from hespas_py.kernels.classes import kernel_class
 from hespas_py.memory import analyze, memory_rules
 from hespas_py.mlir.reader import load_module
 from hespas_py.resources import shipped

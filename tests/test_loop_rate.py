@@ -1,4 +1,4 @@
-"""The element rate of loop kernels (`hespas_py.estimate.loop_rate`, ``loop_element_rate``)."""
+"""The element rate of loop kernels (`hespas_py.estimators.loop_rate`, ``loop_element_rate``)."""
 
 from __future__ import annotations
 
@@ -6,11 +6,11 @@ import dataclasses
 
 import pytest
 
-from hespas_py.estimate.base import get_estimator
-from hespas_py.estimate.fusion import Kind
-from hespas_py.estimate.fusion.kernel import Kernel
-from hespas_py.estimate.loop_rate import loop_elements
+from hespas_py.estimators.base import get_estimator
+from hespas_py.estimators.loop_rate import loop_elements
 from hespas_py.hardware import load_hardware
+from hespas_py.kernels import Kind
+from hespas_py.kernels.kernel import Kernel
 from test_estimate_costs import T, make_op
 
 N = 1 << 29

@@ -19,10 +19,10 @@ import pytest
 from hespas_py.errors import HespasError
 from hespas_py.mlir.ops import Op, TensorType
 from hespas_py.mlir.reader import load_module
+from hespas_py.run import build_config
 from hespas_py.split import individual_split, linear_split, split
 from hespas_py.split.blocks import BlockGraph
 from hespas_py.split.loops import iteration_order
-from hespas_py.run import build_config
 
 DATA = Path(__file__).parent / "data" / "mlir"
 SPLITS = [("linear_split", {}), ("individual_split", {"merge": True}),
@@ -145,6 +145,18 @@ def test_xla_known_trip_count():
     assert collectives(graph) == {"all_reduce": 5}
     assert [(loop.trips, loop.trips_from) for loop in graph.loops] == [(5, "xla")]
     assert graph.assumptions == ()
+
+
+def test_xla_known_trip_count_as_a_dictionary(tmp_path):
+    text = (DATA / "loops_xla_trip_count.mlir").read_text()
+    start = text.index("{backend_config = ")
+    json_config = text[start:text.index("} : (tensor<i32>", start)]
+    path = tmp_path / "dict_config.mlir"
+    path.write_text(text.replace(
+        json_config, "{mhlo.backend_config = {known_trip_count = {n = 5 : i64}}"))
+    graph = split(load_module(path), "individual_split")
+    assert collectives(graph) == {"all_reduce": 5}
+    assert [(loop.trips, loop.trips_from) for loop in graph.loops] == [(5, "xla")]
 
 
 def test_costliest_branch_with_a_collective_is_taken_loops_without_stay_one_op():

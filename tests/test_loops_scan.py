@@ -16,9 +16,9 @@ import pytest
 
 from hespas_py.chakra.summary import summarize_trace, trace_files
 from hespas_py.pipeline import generate
+from hespas_py.run import Split, build_config
 from hespas_py.sim.config import load_setup, resolve_system_files
 from hespas_py.sim.simulate import simulate
-from hespas_py.run import Split, build_config
 
 REPO = Path(__file__).resolve().parents[1]
 DATA = REPO / "tests" / "data" / "mlir"

@@ -8,7 +8,7 @@ import itertools
 
 import pytest
 
-from hespas_py.estimate.fusion.scope import Scope
+from hespas_py.kernels.scope import Scope
 from hespas_py.memory import Buffer, analyze
 from hespas_py.memory.backend import XLA_CPU_0_10, XLA_CPU_0_11
 from hespas_py.mlir.reader import load_module

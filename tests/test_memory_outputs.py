@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import json
 
-from hespas_py.hardware import PRESETS_DIR as NODE_PRESETS
 from hespas_py.export.workloads import workload_path
+from hespas_py.hardware import PRESETS_DIR as NODE_PRESETS
 from hespas_py.memory import peak_of_file
 from hespas_py.units import gib
 from sweep_helpers import hespas, write_spec

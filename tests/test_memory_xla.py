@@ -10,8 +10,8 @@ import sys
 
 import pytest
 
-from hespas_py.hardware import load_hardware
 from hespas_py.export.workloads import workload_path
+from hespas_py.hardware import load_hardware
 from hespas_py.memory import peak_of_file
 
 #: Shipped workloads XLA:CPU compiles in well under a second each (the LLaMA steps take 3-15 s:
@@ -21,7 +21,7 @@ CPU_WORKLOADS = ("mlp_dp_4dev", "mlp_fsdp_4dev", "mlp_tp_4dev", "mesh2x4_8dev", 
 
 _XLA_CPU = """
 import json, sys
-from hespas_py.estimate.xla_cost import local_client
+from hespas_py.estimators.xla_cost import local_client
 from hespas_py.mlir.reader import load_module
 from hespas_py.mlir.source import parse_file
 client = local_client()

@@ -79,6 +79,7 @@ def xla_optimized(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A module after XLA's CPU optimizations (mhlo.fusion form), via jaxlib's HLO -> MLIR bridge."""
     jax = pytest.importorskip("jax")
     import jax.numpy as jnp
+
     from hespas_py.jaxcompat import hlo_proto_to_mlir_bytecode
 
     def step(x, w):

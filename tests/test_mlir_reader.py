@@ -117,7 +117,7 @@ def test_ssa_ids_types_and_def_use(collectives: Module) -> None:
     assert main.args == (0,)
     assert main.arg_types[0].shape == (8, 16) and main.arg_types[0].dtype == "f32"
     ops = collectives.ops
-    for producer, consumer in zip(ops, ops[1:-2]):
+    for producer, consumer in zip(ops, ops[1:-2], strict=False):
         assert consumer.operands == producer.results
     concat = _first(collectives, "stablehlo.concatenate")
     assert concat.operands == (ops[7].results[0],) * 2

@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 import hespas_py
 from hespas_py.cli.main import app
 from hespas_py.errors import HespasError
-from hespas_py.estimate.base import estimator_names
+from hespas_py.estimators.base import estimator_names
 from hespas_py.hardware import PRESETS_DIR, find_preset, load_hardware, preset_names
 from hespas_py.hardware.presets import (
     NODE_FILE,

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 from hespas_py.errors import HespasError
-from hespas_py.estimate.base import get_estimator
-from hespas_py.estimate.fusion import Kind, plan_kernels
-from hespas_py.estimate.fusion.op_cycles import DEFAULT_CYCLES, PROFILES, vector_work
+from hespas_py.estimators.base import get_estimator
 from hespas_py.hardware import find_preset, load_hardware
+from hespas_py.kernels import Kind, plan_kernels
+from hespas_py.kernels.op_cycles import DEFAULT_CYCLES, PROFILES, vector_work
 from hespas_py.mlir.reader import load_module
 from hespas_py.split.program import program_ops
 

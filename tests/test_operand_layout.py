@@ -1,15 +1,14 @@
 """Transpose kernels for GEMM operands stored in a layout cuBLAS cannot read
-(`GpuRules.cublas_operand_layouts`, `hespas_py.estimate.fusion.operand_layout`)."""
+(`GpuRules.cublas_operand_layouts`, `hespas_py.kernels.operand_layout`)."""
 
 from __future__ import annotations
 
 import pytest
 
+from hespas_py.kernels import GpuRules, Kind
+from hespas_py.kernels.classes import kernel_class
+from hespas_py.kernels.operand_layout import gemm_readable
 from test_gpu_rules import module, plan
-
-from hespas_py.estimate.fusion import GpuRules, Kind
-from hespas_py.estimate.fusion.classes import kernel_class
-from hespas_py.estimate.fusion.operand_layout import gemm_readable
 
 LAYOUTS = GpuRules(cublas_operand_layouts=True)
 

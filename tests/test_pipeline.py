@@ -6,9 +6,9 @@ import json
 
 import pytest
 
+from hespas_py import pipeline
 from hespas_py.chakra.io import read_trace
 from hespas_py.errors import HespasError
-from hespas_py import pipeline
 from hespas_py.pipeline import generate
 from hespas_py.run import Split, build_config
 
@@ -98,7 +98,7 @@ def test_existing_output_needs_clean_and_clean_replaces_it(tmp_path, tiny):
 def test_cache_dir_is_used_and_reported(tmp_path, tiny, monkeypatch):
     import time
 
-    from hespas_py.estimate.cache import CachedEstimator
+    from hespas_py.estimators.cache import CachedEstimator
 
     store = CachedEstimator._store
 
@@ -178,7 +178,7 @@ def test_gc_paused_restores_the_collector_state(enabled):
 
 def test_module_stats_counts_a_shared_cost_row_once_per_op():
     from hespas_py.chakra.stats import module_stats
-    from hespas_py.estimate.base import Estimate, OpCost
+    from hespas_py.estimators.base import Estimate, OpCost
     from hespas_py.hardware import Hardware
     from hespas_py.split.blocks import Block, BlockGraph
 

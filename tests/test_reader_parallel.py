@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from hespas_py.errors import HespasError
-from hespas_py.mlir import reader
+from hespas_py.mlir import parsed_reader, reader
 from hespas_py.mlir.ops import Module, Op
 from hespas_py.mlir.reader import load_module
 
@@ -61,8 +61,8 @@ def _read(path: Path, monkeypatch: pytest.MonkeyPatch, jobs: int) -> Module:
 @pytest.fixture(params=[1, 3])
 def small_shares(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
     """Fork for bodies of two ops or more; children send chunks of 1 or 3 ops."""
-    monkeypatch.setattr(reader, "_OPS_PER_JOB", 1)
-    monkeypatch.setattr(reader, "_OPS_PER_CHUNK", request.param)
+    monkeypatch.setattr(parsed_reader, "_OPS_PER_JOB", 1)
+    monkeypatch.setattr(parsed_reader, "_OPS_PER_CHUNK", request.param)
 
 
 @pytest.mark.parametrize("name", MODULES)
@@ -76,7 +76,7 @@ def test_forked_read_equals_serial_read(name: str, jobs: int, small_shares: None
 
 def test_shares_overrunning_their_ids_are_renumbered(small_shares: None,
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(reader, "_IDS_PER_OP", 0)  # every child's ids collide with earlier ones
+    monkeypatch.setattr(parsed_reader, "_IDS_PER_OP", 0)  # every child's ids collide with earlier ones
     for name in MODULES:
         serial = _read(DATA / name, monkeypatch, 1)
         assert canonical(_read(DATA / name, monkeypatch, 3)) == canonical(serial), name
@@ -124,10 +124,10 @@ def test_late_callees_are_read_once_and_shared(small_shares: None,
 def test_only_a_tracked_caller_stops_a_childs_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
     """Callers are built after the last chunk, except a fusion (loop analysis tracks fusions):
     reading its callee numbers values the next chunk needs, so the parent reads the rest."""
-    monkeypatch.setattr(reader, "_OPS_PER_JOB", 1)
-    monkeypatch.setattr(reader, "_OPS_PER_CHUNK", 1)
+    monkeypatch.setattr(parsed_reader, "_OPS_PER_JOB", 1)
+    monkeypatch.setattr(parsed_reader, "_OPS_PER_CHUNK", 1)
     stopped = []
-    monkeypatch.setattr(reader.log, "debug", lambda *args: stopped.append(args[-1]))
+    monkeypatch.setattr(parsed_reader.log, "debug", lambda *args: stopped.append(args[-1]))
     forked = _read(DATA / "late_calls.mlir", monkeypatch, 3)  # the loop calling @later is in
     fusion = next(op.index for op in forked.ops if op.name == "mhlo.fusion")  # the 2nd share
     assert stopped == [fusion + 1]
@@ -140,21 +140,21 @@ def test_failed_child_share_is_read_by_the_parent(small_shares: None,
         raise RuntimeError("child failed")
 
     serial = _read(DATA / "control_flow.mlir", monkeypatch, 1)
-    monkeypatch.setattr(reader._FunctionReader, "_encoded_share", fail)
+    monkeypatch.setattr(parsed_reader._FunctionReader, "_encoded_share", fail)
     assert canonical(_read(DATA / "control_flow.mlir", monkeypatch, 3)) == canonical(serial)
 
 
 def test_long_body_forks_at_the_default_share_size(tmp_path: Path,
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
-    ops = 2 * reader._OPS_PER_JOB + 10
+    ops = 2 * parsed_reader._OPS_PER_JOB + 10
     body = "\n".join(f"    %v{i} = stablehlo.add %v{i - 1}, %v{i - 1} : tensor<4xf32>"
                      for i in range(1, ops))
     path = tmp_path / "long.mlir"
     path.write_text("func.func @main(%v0: tensor<4xf32>) -> tensor<4xf32> {\n"
                     f"{body}\n    return %v{ops - 1} : tensor<4xf32>\n}}\n")
     forks = []
-    real = reader.Forked
-    monkeypatch.setattr(reader, "Forked", lambda work: forks.append(work) or real(work))
+    real = parsed_reader.Forked
+    monkeypatch.setattr(parsed_reader, "Forked", lambda work: forks.append(work) or real(work))
     forked = _read(path, monkeypatch, 2)
     assert len(forks) == 1
     assert len(forked.ops) == ops
@@ -291,7 +291,7 @@ def test_loops_keep_their_own_trip_counts_across_chunks(tmp_path: Path, small_sh
 
 
 def test_outline_reads_never_fork(small_shares: None, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(reader, "Forked", None)  # any fork would fail
+    monkeypatch.setattr(parsed_reader, "Forked", None)  # any fork would fail
     monkeypatch.setenv("HESPAS_JOBS", "3")
     module = load_module(DATA / "late_calls.mlir", outline=True)
     assert module.outline and all(op.results == () for op in module.ops)

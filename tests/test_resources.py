@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from hespas_py import resources
-from hespas_py.hardware import PRESETS_DIR as NODES
 from hespas_py.export.workloads import WORKLOADS_DIR
+from hespas_py.hardware import PRESETS_DIR as NODES
 from hespas_py.sim.config import PRESETS_DIR as SYSTEMS
 
 

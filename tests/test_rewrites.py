@@ -18,8 +18,8 @@ import pytest
 from hespas_py.errors import HespasError
 from hespas_py.mlir.reader import load_module
 from hespas_py.pipeline import generate
-from hespas_py.split import linear_split
 from hespas_py.run import Split, build_config
+from hespas_py.split import linear_split
 
 DATA = Path(__file__).parent / "data" / "mlir"
 
@@ -234,9 +234,8 @@ def test_config_key_and_bad_value(tmp_path):
 
 @pytest.mark.parametrize("flag, expected", [([], 2), (["--no-collective-rewrites"], 0)])
 def test_gen_flag(tmp_path, capsys, monkeypatch, flag, expected):
-    from test_gen_cli import run
-
     from hespas_py.cli.main import main
+    from test_gen_cli import run
 
     code, out, _ = run(main, ["gen", "A100_SXM_40GB", "--mlir_file",
                               str(DATA / "fsdp_jit_4dev.mlir"), "--output", str(tmp_path / "o"),

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from hespas_py.errors import HespasError
-from hespas_py.estimate.base import get_estimator
-from hespas_py.estimate.fusion import GpuRules, Kind, plan_kernels
-from hespas_py.estimate.fusion.row_tiles import GIVEN_SUM, REGISTER_TILE, ROW_SUM, SOFTMAX
+from hespas_py.estimators.base import get_estimator
 from hespas_py.hardware import find_preset, load_hardware, parse_params, preset_names
+from hespas_py.kernels import GpuRules, Kind, plan_kernels
+from hespas_py.kernels.row_tiles import GIVEN_SUM, REGISTER_TILE, ROW_SUM, SOFTMAX
 from hespas_py.mlir.reader import load_module
 from hespas_py.split.program import program_ops
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from hespas_py.errors import HespasError
-from hespas_py.estimate.base import DEFAULT_ESTIMATOR
+from hespas_py.estimators.base import DEFAULT_ESTIMATOR
 from hespas_py.hardware import load_hardware
 from hespas_py.pipeline import DEFAULT_SPLIT, GenConfig
 from hespas_py.run import Split, build_config, generate_and_simulate, node_hardware

@@ -162,7 +162,7 @@ def test_flash_attention_matches_autodiff_attention() -> None:
 
     (flash, flash_grads), (plain, plain_grads) = both(q, k, v)
     assert np.allclose(flash, plain, atol=1e-5)
-    for a, b in zip(flash_grads, plain_grads):
+    for a, b in zip(flash_grads, plain_grads, strict=True):
         assert np.allclose(a, b, atol=1e-4)
 
 

@@ -7,7 +7,6 @@ same traces and configs, copied from ../shared/refsim as facts; ASTRA-sim itself
 from __future__ import annotations
 
 import json
-
 import random
 from pathlib import Path
 
@@ -139,7 +138,7 @@ def test_pipelined_all_reduces_queue_up(tmp_path):
     durations = [30, 20, 50, 10, 40, 25]
     sizes = [8 * MiB, 256 * KiB, 32 * MiB, 64 * KiB, 4 * MiB, MiB]
     nodes = []
-    for k, (us, size) in enumerate(zip(durations, sizes)):
+    for k, (us, size) in enumerate(zip(durations, sizes, strict=True)):
         nodes += [comp(2 * k, us, [2 * k - 2] if k else []), collective(2 * k + 1, AR, size, [2 * k])]
     nodes.append(comp(12, 5, [1, 3, 5, 7, 9, 10, 11]))
     for device in run_same(tmp_path, nodes, SWITCH8, system()).devices:

@@ -18,8 +18,6 @@ import subprocess
 import sys
 
 import pytest
-from test_sim import AR, KiB, RING4, run, run_same, system, timeline
-from test_sim_cli import SYSTEM_JSON
 from typer.testing import CliRunner
 
 from hespas_py.chakra.nodes import collective, comp, point_to_point
@@ -28,6 +26,8 @@ from hespas_py.cli.main import app
 from hespas_py.errors import HespasError
 from hespas_py.sim.astra import AstraSimInputs, parse_report, run_astra_sim
 from hespas_py.sim.timeline import trace_events
+from test_sim import AR, RING4, KiB, run, run_same, system, timeline
+from test_sim_cli import SYSTEM_JSON
 
 #: What ASTRA-sim 518bd51 prints for an NPU that ran a CPU op: its "finished" line, then its
 #: statistics step throws and Sys::call_events logs the exception instead of the figures.

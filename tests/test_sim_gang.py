@@ -48,7 +48,7 @@ def test_a_permute_leaving_a_device_out_is_timed_per_collective_and_matches_the_
     assert gang.step_time_ns == full.step_time_ns
     # NPU 0 skips the permute and reaches the all-reduce first: in the full run it starts sending
     # at once and finishes a little sooner; here every member waits for the last one.
-    for timed, simulated in zip(gang.devices, full.devices):
+    for timed, simulated in zip(gang.devices, full.devices, strict=True):
         assert simulated.wall_time_ns <= timed.wall_time_ns <= simulated.wall_time_ns * 1.05
 
 

@@ -7,8 +7,8 @@ import pytest
 from hespas_py.chakra.nodes import collective, comp
 from hespas_py.chakra.schema import CollectiveCommType as Coll
 from hespas_py.sim import prefetch as prefetch_module
+from hespas_py.sim.collective_times import CollectiveTimes
 from hespas_py.sim.machine import Algorithm, NetworkConfig, SystemConfig
-from hespas_py.sim.replicate import CollectiveTimes
 from hespas_py.sim.simulate import simulate
 from hespas_py.sim.synthetic import write_identical_trace_set
 from hespas_py.sim.trace import load_traces, trace_paths

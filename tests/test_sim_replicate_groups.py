@@ -11,13 +11,13 @@ from hespas_py.chakra.files import COMM_GROUP_FILE, TRACE_PREFIX
 from hespas_py.chakra.nodes import collective, comp
 from hespas_py.chakra.schema import CollectiveCommType as Coll
 from hespas_py.pipeline import generate
+from hespas_py.run import build_config
 from hespas_py.sim import NetworkConfig, load_system_dir, simulate
+from hespas_py.sim.collective_times import CollectiveTimes
 from hespas_py.sim.config import PRESETS_DIR
-from hespas_py.sim.replicate import CollectiveTimes
 from hespas_py.sim.symmetry import group_layouts
 from hespas_py.sim.synthetic import write_trace_set
 from hespas_py.sim.trace import load_traces, trace_paths
-from hespas_py.run import build_config
 from test_sim import RING4_SWITCH2, RING8, system
 
 AR, AG, RS, A2A = Coll.ALL_REDUCE, Coll.ALL_GATHER, Coll.REDUCE_SCATTER, Coll.ALL_TO_ALL

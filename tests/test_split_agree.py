@@ -8,9 +8,10 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from hespas_py.estimate import get_estimator
+from hespas_py.estimators import get_estimator
 from hespas_py.hardware import Hardware
 from hespas_py.mlir.reader import load_module
 from hespas_py.split import individual_split, linear_split

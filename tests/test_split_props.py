@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from hespas_py.mlir.ops import Op, Region, TensorType
 from hespas_py.split import individual_split, linear_split

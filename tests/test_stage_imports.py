@@ -14,15 +14,13 @@ import pytest
 PACKAGE = Path(__file__).resolve().parents[1] / "hespas_py"
 
 #: Packages and top-level modules in data-flow order; each may import only those before it and
-#: the shared modules. ``hardware`` describes the machine every later stage models; ``export``
+#: the shared modules. ``hardware`` describes the machine every later stage models; ``kernels``
+#: plans the kernels XLA would launch (memory and the estimators share its plan); ``export``
 #: reads StableHLO back through ``mlir``; ``pipeline``, ``sweep``, ``accuracy`` and ``cli`` wire
 #: the stages up (``run`` builds every entry point's run), ``calibrate`` writes node presets
 #: from measurements, the CLI last.
-ORDER = ("hardware", "mlir", "export", "split", "estimate", "memory", "chakra", "sim", "pipeline",
-         "run", "sweep", "search", "accuracy", "calibrate", "api", "cli")
-#: The one import that runs back up by design: ``hespas_py.estimate`` is both the estimators
-#: package and the one-call API's name, so calling the package forwards to `hespas_py.api`.
-EXEMPT = {("hespas_py/estimate/__init__.py", "api")}
+ORDER = ("hardware", "mlir", "export", "split", "kernels", "estimators", "memory", "chakra",
+         "sim", "pipeline", "run", "sweep", "search", "accuracy", "calibrate", "api", "cli")
 #: Modules every stage may use; they import no stage themselves.
 SHARED = ("errors", "fast_init", "forking", "gc_pause", "resources", "dag", "plotting",
           "jaxcompat", "checks", "units", "output_dir")
@@ -59,6 +57,8 @@ def _violations(paths, root: Path = PACKAGE) -> list[str]:
     problems = []
     for path in paths:
         unit = _unit(path, root)
+        if unit == "__init__":
+            continue  # the package root: above every stage (``hespas_py.estimate`` is the API's)
         for target, line in _imported_units(path):
             if target == unit or target == "__init__":
                 continue
@@ -68,7 +68,7 @@ def _violations(paths, root: Path = PACKAGE) -> list[str]:
                 allowed = True
             else:
                 allowed = target in rank and rank[target] < rank[unit]
-            if not allowed and (str(path.relative_to(root.parent)), target) not in EXEMPT:
+            if not allowed:
                 problems.append(f"{path.relative_to(root.parent)}:{line}: {unit} imports {target}")
     return problems
 
@@ -86,7 +86,7 @@ def test_no_module_imports_a_later_stage_or_the_cli():
     ("from hespas_py.split.blocks import Block\n", "mlir"),
     ("def f():\n    from hespas_py.cli.errors import run_guarded\n", "export"),
     ("import hespas_py.sim.simulate\n", "chakra"),
-    ("from hespas_py import pipeline\n", "estimate"),
+    ("from hespas_py import pipeline\n", "estimators"),
     ("from hespas_py.mlir import ops\n", "errors"),
 ])
 def test_the_scan_catches_an_import_back_up_the_stages(tmp_path, source, unit):
@@ -120,3 +120,78 @@ def test_no_stage_starts_the_cli_in_a_child_process():
         for node in ast.walk(ast.parse(path.read_text(), str(path))):
             if isinstance(node, ast.Constant) and isinstance(node.value, str):
                 assert not ("import" in node.value and "hespas_py.cli" in node.value), path
+
+
+def _module_of(name: str, root: Path = PACKAGE) -> Path | None:
+    """The file of module ``hespas_py.<...>`` (a package's ``__init__.py``), or None."""
+    path = root.parent.joinpath(*name.split("."))
+    for candidate in (path.with_suffix(".py"), path / "__init__.py"):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def _imported_modules(path: Path, root: Path = PACKAGE) -> set[Path]:
+    """Files of every hespas_py module the file imports, at module level or inside functions
+    (``from package import module`` counts as the module)."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith(root.name):
+            names = [f"{node.module}.{alias.name}" if _module_of(f"{node.module}.{alias.name}",
+                                                                 root) else node.module
+                     for alias in node.names]
+        else:
+            continue
+        found.update(m for n in names if n.startswith(root.name) and (m := _module_of(n, root)))
+    return found - {path}
+
+
+def _cycles(paths, root: Path = PACKAGE) -> list[list[str]]:
+    """Import cycles among the files of one package (stage), each as the files around it."""
+    graph = {p: {m for m in _imported_modules(p, root) if _unit(m, root) == _unit(p, root)}
+             for p in paths}
+    cycles, done, stack = [], set(), []
+
+    def visit(path: Path) -> None:
+        stack.append(path)
+        for target in sorted(graph.get(path, ())):
+            if target in stack:
+                cycles.append([str(p.relative_to(root.parent))
+                               for p in stack[stack.index(target):]])
+            elif target not in done:
+                visit(target)
+        stack.pop()
+        done.add(path)
+
+    for path in sorted(graph):
+        if path not in done:
+            visit(path)
+    return cycles
+
+
+def test_no_import_cycle_among_a_packages_files():
+    assert _cycles(sorted(PACKAGE.rglob("*.py"))) == []
+
+
+def test_the_scan_finds_a_cycle_through_a_function_level_import(tmp_path):
+    root = tmp_path / "hespas_py"
+    (root / "split").mkdir(parents=True)
+    (root / "split" / "a.py").write_text("from hespas_py.split.b import f\n")
+    (root / "split" / "b.py").write_text("def f():\n    from hespas_py.split import a\n")
+    assert _cycles(sorted(root.rglob("*.py")), root) == [
+        ["hespas_py/split/a.py", "hespas_py/split/b.py"]]
+
+
+def test_other_stages_use_kernel_planning_through_its_package():
+    """``hespas_py.kernels`` exports what the later stages use; its modules are its own."""
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if _unit(path) == "kernels":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            module = node.module if isinstance(node, ast.ImportFrom) else None
+            if (module or "").startswith("hespas_py.kernels."):
+                found.append(f"{path.relative_to(PACKAGE.parent)}:{node.lineno}: {module}")
+    assert found == []

@@ -12,13 +12,13 @@ import sys
 import pytest
 import yaml
 
-from hespas_py.hardware import PRESETS_DIR as NODE_PRESETS
-from hespas_py.export.workloads import workload_path
 import hespas_py.sim.trace as trace_module
+from hespas_py.errors import HespasError
+from hespas_py.export.workloads import workload_path
+from hespas_py.hardware import PRESETS_DIR as NODE_PRESETS
 from hespas_py.sim.config import PRESETS_DIR
 from hespas_py.sweep import runner as runner_module
 from hespas_py.sweep import tasks
-from hespas_py.errors import HespasError
 from hespas_py.sweep.backends import InProcess
 from hespas_py.sweep.plan import make_plan
 from hespas_py.sweep.runner import Work, run_sweep

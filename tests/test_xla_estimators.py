@@ -7,9 +7,9 @@ import math
 import pytest
 
 from hespas_py.errors import HespasError
-from hespas_py.estimate.base import get_estimator
+from hespas_py.estimators.base import get_estimator
+from hespas_py.estimators.xla_profile import index_bounds, robust_median
 from hespas_py.hardware import Hardware, Params
-from hespas_py.estimate.xla_profile import index_bounds, robust_median
 from hespas_py.mlir.bindings import ir, make_context
 from hespas_py.mlir.extract import BlockExtractor, block_inputs
 from hespas_py.mlir.reader import load_module
@@ -157,7 +157,7 @@ def test_gather_and_scatter_indices_are_bounded_by_the_dimension_they_index(tmp_
 
 
 def test_xla_profile_feeds_spread_ids_and_zeros_elsewhere(tmp_path, monkeypatch):
-    import hespas_py.estimate.xla_profile as xla_profile
+    import hespas_py.estimators.xla_profile as xla_profile
 
     path = tmp_path / "indexed.mlir"
     path.write_text(INDEXED)

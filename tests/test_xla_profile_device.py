@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from hespas_py.estimate.base import get_estimator
-from hespas_py.estimate.xla_profile import same_chip
+from hespas_py.estimators.base import get_estimator
+from hespas_py.estimators.xla_profile import same_chip
 from hespas_py.hardware import Hardware
 from sweep_helpers import hespas
 

@@ -5,9 +5,9 @@ Why and how: docs/accuracy.md.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable
 
 from hespas_py.accuracy.rows import Row
 from hespas_py.errors import HespasError

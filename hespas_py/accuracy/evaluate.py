@@ -9,14 +9,15 @@ from __future__ import annotations
 import dataclasses
 import statistics
 import tempfile
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable, Mapping, Optional
+from typing import Any
 
 from hespas_py.accuracy.cases import SYSTEMS_DIR, Case, plan_cases
 from hespas_py.accuracy.rows import Group, Row
 from hespas_py.errors import HespasError
-from hespas_py.estimate.base import estimator_class
+from hespas_py.estimators.base import estimator_class
 from hespas_py.hardware import parse_params
 from hespas_py.hardware.params import accepted
 from hespas_py.run import Split, build_config, generate_and_simulate, node_hardware
@@ -48,7 +49,7 @@ class Result:
     estimated_s: float
     params: Mapping[str, Any] = dataclasses.field(default_factory=dict)
     unmodelled: str = ""
-    estimated_peak_bytes: Optional[int] = None
+    estimated_peak_bytes: int | None = None
 
     @property
     def row(self) -> Row:
@@ -60,7 +61,7 @@ class Result:
         return self.estimated_s / self.row.measured_s - 1
 
     @property
-    def memory_error(self) -> Optional[float]:
+    def memory_error(self) -> float | None:
         """Relative error of the peak memory (None where the row has no measured peak)."""
         measured = self.row.measured_peak_bytes
         if measured is None or self.estimated_peak_bytes is None:
@@ -111,7 +112,8 @@ def predict(case: Case, estimator: str, params: Mapping[str, Any]) -> tuple[floa
                               split=split)
         try:
             run = generate_and_simulate(config, machine)
-        except LayoutMismatch as exc:
+        except LayoutMismatch as exc:  # only against a machine, so a system preset
+            assert case.system_dir is not None
             raise _mismatch(case, exc.devices, case.system_dir.name, exc.npus) from None
     devices = run.result.layout.num_devices
     peak = int(run.result.stats["memory"]["peak_bytes"])
@@ -132,7 +134,9 @@ def trend_error(results: list[Result]) -> float | None:
     errors = []
     for a in results:
         for b in results:
-            if a is b or not any(x == y for x, y in zip(a.row.trend_keys, b.row.trend_keys)):
+            # rows share a key at a position both have (a shorter key tuple has fewer)
+            if a is b or not any(x == y for x, y in zip(a.row.trend_keys, b.row.trend_keys,
+                                                        strict=False)):
                 continue
             predicted = a.estimated_s / b.estimated_s
             measured = a.row.measured_s / b.row.measured_s
@@ -159,7 +163,7 @@ class Summary:
     memory_within_10: int = 0
 
     @classmethod
-    def of(cls, results: list[Result]) -> "Summary":
+    def of(cls, results: list[Result]) -> Summary:
         counted = [r for r in results if r.row.counted]
         memory = [r.memory_error for r in counted if r.memory_error is not None]
         return cls(len(counted), sum(abs(r.error) <= 0.15 for r in counted), trend_error(counted),
@@ -181,7 +185,7 @@ class Evaluation:
     skipped: list[tuple[Row, str]]
 
 
-def evaluate(groups: Iterable[Group], estimators: Iterable[str], measured: Optional[Path] = None,
+def evaluate(groups: Iterable[Group], estimators: Iterable[str], measured: Path | None = None,
              workloads: Iterable[Path] = (), systems: Path = SYSTEMS_DIR,
              approximate: bool = False, params: Iterable[str] = (),
              nodes: Mapping[str, str] = {}) -> Evaluation:

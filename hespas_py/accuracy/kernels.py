@@ -10,20 +10,33 @@ import gzip
 import io
 import re
 from collections import defaultdict
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Mapping
 
 from hespas_py.accuracy.evaluate import NO_LIMIT
 from hespas_py.errors import HespasError
-from hespas_py.estimate.base import get_estimator
-from hespas_py.estimate.dispatch import entry_buffers
-from hespas_py.estimate.fused_roofline import FusedRoofline
-from hespas_py.estimate.fusion.classes import (CLASSES, COPY, ELEMENTWISE, GATHER, GEMM, OTHER,
-                                               REDUCE_WINDOW, REDUCTION, SCATTER, kernel_class)
-from hespas_py.estimate.fusion.convolution import (CONV_BACKWARD_FILTER, CONV_BACKWARD_INPUT,
-                                                   CONV_FORWARD)
-from hespas_py.estimate.fusion.kernel import FLASH_BACKWARD, FLASH_FORWARD
+from hespas_py.estimators.base import get_estimator
+from hespas_py.estimators.dispatch import entry_buffers
+from hespas_py.estimators.fused_roofline import FusedRoofline
+from hespas_py.jaxcompat import hlo_module_from_text
+from hespas_py.kernels import (
+    CLASSES,
+    CONV_BACKWARD_FILTER,
+    CONV_BACKWARD_INPUT,
+    CONV_FORWARD,
+    COPY,
+    ELEMENTWISE,
+    FLASH_BACKWARD,
+    FLASH_FORWARD,
+    GATHER,
+    GEMM,
+    OTHER,
+    REDUCE_WINDOW,
+    REDUCTION,
+    SCATTER,
+    kernel_class,
+)
 from hespas_py.mlir.reader import load_module
 from hespas_py.resources import shipped
 from hespas_py.run import node_hardware
@@ -74,7 +87,7 @@ class ClassTime:
     launches: float = 0.0
     seconds: float = 0.0
 
-    def __add__(self, other: "ClassTime") -> "ClassTime":
+    def __add__(self, other: ClassTime) -> ClassTime:
         return ClassTime(self.launches + other.launches, self.seconds + other.seconds)
 
 
@@ -103,10 +116,8 @@ class HloKernels:
     """The class of every kernel-launching instruction of an XLA-optimized HLO module."""
 
     def __init__(self, hlo_text: str, source: str) -> None:
-        from jaxlib import _hlo
-
         try:
-            module = _hlo.hlo_module_from_text(hlo_text)
+            module = hlo_module_from_text(hlo_text)
         except Exception as exc:  # XLA's parser raises its own status errors
             raise HespasError(f"{source}: not an HLO module ({str(exc).splitlines()[0]})") from None
         computations = {c.name: [i for i in c.instructions()] for c in module.computations()}
@@ -189,6 +200,7 @@ def model_classes(workload: Path, node: str, params: Mapping | None = None) -> d
     module = load_module(workload)
     graph = split(module, "linear_split", block_lim=NO_LIMIT)
     estimator = get_estimator(PLANNER, hardware)
+    assert isinstance(estimator, FusedRoofline), "PLANNER plans kernels"
     estimator.prepare(graph)
     totals: dict[str, ClassTime] = defaultdict(ClassTime)
     dispatch = estimator.dispatch(entry_buffers(module))

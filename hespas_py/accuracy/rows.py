@@ -8,9 +8,10 @@ from __future__ import annotations
 import csv
 import dataclasses
 import io
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Mapping, Optional
+from typing import Any
 
 from hespas_py.accuracy.work import Decoder, Work
 from hespas_py.errors import HespasError
@@ -56,16 +57,16 @@ class Row:
     workload: str
     measured_s: float
     trend_keys: tuple[str, ...]
-    node: Optional[str] = None
-    system_preset: Optional[str] = None
+    node: str | None = None
+    system_preset: str | None = None
     attention: str = "materialized"
     counted: bool = True
     reason: str = ""
     note: str = ""
     guessed: bool = False
     combine_threshold: Thresholds = Thresholds()
-    measured_peak_bytes: Optional[int] = None
-    work: Optional[Work] = None
+    measured_peak_bytes: int | None = None
+    work: Work | None = None
 
 
 @dataclass(frozen=True)
@@ -89,7 +90,7 @@ class Group:
     flash_params: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     default: bool = False
 
-    def rows(self, path: Optional[Path] = None) -> list[Row]:
+    def rows(self, path: Path | None = None) -> list[Row]:
         """The group's rows: from the packaged table, or from ``path`` in the same format."""
         if path is None:
             text = shipped("data", self.table).read_text()
@@ -110,7 +111,7 @@ def _records(text: str, source: str, columns: tuple[str, ...]) -> list[tuple[int
             for line, record in enumerate(reader, start=2)]
 
 
-def _bytes(value: str, source: str, line: int) -> Optional[int]:
+def _bytes(value: str, source: str, line: int) -> int | None:
     """An optional byte count (``measured_peak_bytes``): None when the cell is empty."""
     if not value:
         return None
@@ -224,7 +225,7 @@ GROUPS: dict[str, Group] = {g.name: g for g in (
 )}
 
 
-def groups(names: Optional[list[str]]) -> list[Group]:
+def groups(names: list[str] | None) -> list[Group]:
     """The groups ``names`` selects (``all``: every group; none: the default ones)."""
     if not names:
         return [g for g in GROUPS.values() if g.default]

@@ -6,7 +6,8 @@ Why and how: docs/calibration.md.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from hespas_py.calibrate.launch import fit_line
 from hespas_py.calibrate.timing import Budget

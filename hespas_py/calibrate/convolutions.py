@@ -1,5 +1,5 @@
 """Convolutions: the share of the tensor rate a convolution reaches by its channel count ->
-``conv_channel_efficiency`` (`hespas_py.estimate.fusion.convolution.channel_efficiency`).
+``conv_channel_efficiency`` (`hespas_py.kernels.convolution.channel_efficiency`).
 
 Why and how: docs/calibration.md.
 """
@@ -7,12 +7,19 @@ Why and how: docs/calibration.md.
 from __future__ import annotations
 
 import statistics
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
-from hespas_py.calibrate.model import Context, Measured, Observation, compute_seconds, share
+from hespas_py.calibrate.model import (
+    Context,
+    Measured,
+    Observation,
+    compute_seconds,
+    share,
+)
 from hespas_py.calibrate.timing import Budget
-from hespas_py.estimate.fusion.convolution import padded_f16_channels
 from hespas_py.hardware import Hardware
+from hespas_py.kernels import padded_f16_channels
 
 #: (key, input side, in channels, out channels, kernel side, stride, groups).
 CLASSES = (("3", 224, 3, 64, 7, 2, 1), ("64", 56, 64, 64, 3, 1, 1),
@@ -141,7 +148,7 @@ def derive(raw: dict[str, Any], ctx: Context) -> list[Measured]:
 
 def observations(raw: dict[str, Any], ctx: Context) -> list[Observation]:
     """Each depthwise case's time beside the model's."""
-    from hespas_py.estimate.fusion.convolution import channel_efficiency
+    from hespas_py.kernels import channel_efficiency
 
     table = dict(ctx.params.conv_channel_efficiency)
     found = []

@@ -1,5 +1,5 @@
 """Elementwise and transcendental ops: the cost per element the vector units take ->
-``vector_efficiency`` (how fast the preset's op weights run, `hespas_py.estimate.fusion.op_cycles`).
+``vector_efficiency`` (how fast the preset's op weights run, `hespas_py.kernels.op_cycles`).
 
 Why and how: docs/calibration.md.
 """
@@ -7,9 +7,16 @@ Why and how: docs/calibration.md.
 from __future__ import annotations
 
 import statistics
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
-from hespas_py.calibrate.model import Context, Measured, Observation, compute_seconds, share
+from hespas_py.calibrate.model import (
+    Context,
+    Measured,
+    Observation,
+    compute_seconds,
+    share,
+)
 from hespas_py.calibrate.timing import Budget
 from hespas_py.hardware import Hardware
 
@@ -74,7 +81,7 @@ def measure(budget: Budget, reference: Hardware, tick: Callable[[str], None]) ->
 
 def model_cycles(case: dict[str, Any], ctx: Context) -> int:
     """Cycles per element and step the estimator charges a case (op + helper)."""
-    from hespas_py.estimate.fusion.op_cycles import PROFILES, cycles
+    from hespas_py.kernels import PROFILES, cycles
 
     profile = PROFILES.get(ctx.params.vector_op_cycles or "")
     ops = [case["op"]] + ([case["helper"]] if case["helper"] else [])

@@ -6,7 +6,8 @@ Why and how: docs/calibration.md.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from hespas_py.calibrate.model import Context, Measured, Observation, compute_seconds, share
 from hespas_py.calibrate.timing import Budget

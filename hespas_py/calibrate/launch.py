@@ -8,7 +8,8 @@ Why and how: docs/calibration.md.
 from __future__ import annotations
 
 import statistics
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from hespas_py.calibrate.model import Context, Measured, Observation
 from hespas_py.calibrate.timing import Budget
@@ -121,7 +122,7 @@ def fit_line(xs: list[float], ys: list[float]) -> tuple[float, float]:
     """(intercept, slope) of the least-squares line through the points."""
     mx, my = statistics.mean(xs), statistics.mean(ys)
     spread = sum((x - mx) ** 2 for x in xs)
-    b = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / spread if spread else 0.0
+    b = sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True)) / spread if spread else 0.0
     return my - b * mx, b
 
 

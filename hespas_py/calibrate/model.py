@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from hespas_py.estimate.fused_roofline import FusedRoofline
+from hespas_py.estimators.fused_roofline import FusedRoofline
 from hespas_py.hardware import SPECS, Hardware, Params
 
 

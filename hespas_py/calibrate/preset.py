@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import copy
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from hespas_py.calibrate.model import Measured
 from hespas_py.hardware import NodePreset, find_preset
@@ -88,8 +89,9 @@ def node_document(base: NodePreset, chosen: list[Entry], stamp: str) -> dict[str
     measured."""
     applied = [e for e in chosen if e.applied]
     sources = {e.measured.source_key for e in applied}
-    document = {DATASHEET: base.datasheet, "hardware": copy.deepcopy(dict(base.hardware)),
-                "estimators": {k: copy.deepcopy(dict(v)) for k, v in base.estimators.items()}}
+    document: dict[str, Any] = {
+        DATASHEET: base.datasheet, "hardware": copy.deepcopy(dict(base.hardware)),
+        "estimators": {k: copy.deepcopy(dict(v)) for k, v in base.estimators.items()}}
     for section in [document["hardware"], *document["estimators"].values()]:
         for key, value in list(section.items()):
             if key in _SOURCES and key not in sources:
@@ -100,8 +102,8 @@ def node_document(base: NodePreset, chosen: list[Entry], stamp: str) -> dict[str
                                        if e.measured.source_key == m.source_key))
         for section in _sections(document, m.param):
             old = section.get(m.param)
-            both_tables = isinstance(old, dict) and isinstance(m.value, dict)
-            section[m.param] = {**old, **m.value} if both_tables else m.value
+            section[m.param] = ({**old, **m.value}
+                                if isinstance(old, dict) and isinstance(m.value, dict) else m.value)
             section[m.source_key] = f"{stamp}, {entry.status}: {what}"
     return document
 

@@ -1,5 +1,5 @@
 """Row kernels: the latency per wave of tiles of XLA's Triton row kernels beyond their bytes ->
-``spanning_row_tile_s`` (`hespas_py.estimate.fusion.row_tiles`).
+``spanning_row_tile_s`` (`hespas_py.kernels.row_tiles`).
 
 Why and how: docs/calibration.md.
 """
@@ -9,12 +9,13 @@ from __future__ import annotations
 import math
 import re
 import statistics
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from hespas_py.calibrate.model import Context, Measured
 from hespas_py.calibrate.timing import Budget
-from hespas_py.estimate.fusion.row_tiles import GIVEN_SUM, ROW_SUM, SOFTMAX, spanned_rows
 from hespas_py.hardware import Hardware
+from hespas_py.kernels import GIVEN_SUM, ROW_SUM, SOFTMAX, spanned_rows
 
 #: Case -> the `row_tiles` class it measures (``stream`` measures none).
 CLASS_OF = {"softmax": SOFTMAX, "softmax_grad": SOFTMAX, "row_sum": ROW_SUM,
@@ -105,7 +106,7 @@ def count(budget: Budget, reference: Hardware) -> int:
 def measure(budget: Budget, reference: Hardware, tick: Callable[[str], None]) -> dict[str, Any]:
     import jax
 
-    from hespas_py.calibrate.timing import time_compiled, host_floor_seconds
+    from hespas_py.calibrate.timing import host_floor_seconds, time_compiled
 
     found = []
     for heads, seq, names in plan(budget):

@@ -13,12 +13,18 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import time
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from hespas_py.calibrate.model import Context, Measured, Observation
-from hespas_py.calibrate.preset import (REFERENCE_METHOD, carried, entries, node_document,
-                                        system_files)
+from hespas_py.calibrate.preset import (
+    REFERENCE_METHOD,
+    carried,
+    entries,
+    node_document,
+    system_files,
+)
 from hespas_py.calibrate.timing import Budget
 from hespas_py.errors import HespasError
 from hespas_py.hardware import NodePreset, read_config
@@ -165,15 +171,15 @@ def apply(raw: Mapping[str, Any], info: Mapping[str, Any], reference: NodePreset
     document = node_document(base, chosen, stamp(info))
     system = (system_files(derived.network, base.hardware, stamp(info))
               if derived.network else None)
-    doc = {"run": dict(info), "mode": mode, "measure_seconds": seconds,
-           "reference": {"name": reference.name, "datasheet": reference.datasheet,
-                         "hardware": reference.section(REFERENCE_METHOD)},
-           "base": base.name, "kinds": dict(raw),
-           "measured": [{**dataclasses.asdict(e.measured), "applied": e.applied,
-                         "status": e.status} for e in chosen],
-           "carried": carried(base, chosen),
-           "observations": [dataclasses.asdict(o) for o in derived.observations],
-           "network": derived.network}
+    doc: dict[str, Any] = {"run": dict(info), "mode": mode, "measure_seconds": seconds,
+                          "reference": {"name": reference.name, "datasheet": reference.datasheet,
+                                        "hardware": reference.section(REFERENCE_METHOD)},
+                          "base": base.name, "kinds": dict(raw),
+                          "measured": [{**dataclasses.asdict(e.measured), "applied": e.applied,
+                                        "status": e.status} for e in chosen],
+                          "carried": carried(base, chosen),
+                          "observations": [dataclasses.asdict(o) for o in derived.observations],
+                          "network": derived.network}
     return Outcome(doc, chosen, doc["carried"], derived.observations, document, system)
 
 

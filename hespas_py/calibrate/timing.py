@@ -12,8 +12,9 @@ import math
 import os
 import statistics
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Any
 
 #: Most calls in one timed burst.
 MAX_CALLS = 512
@@ -53,7 +54,7 @@ class Budget:
     warmup_s: float
 
     @classmethod
-    def of(cls, platform: str, quick: bool) -> "Budget":
+    def of(cls, platform: str, quick: bool) -> Budget:
         """The budget of a run on ``platform``."""
         if platform == "cpu":
             return cls(platform, quick, 2 if quick else 3, 0.002, 0.0)
@@ -128,7 +129,7 @@ def time_compiled(compiled: Callable, args: Sequence[Any], budget: Budget,
         shorts.append(_burst(compiled, args, calls))
         longs.append(_burst(compiled, args, 2 * calls))
     seconds = slope(shorts, longs, calls)
-    rounds = tuple((b - a) / calls for a, b in zip(shorts, longs))
+    rounds = tuple((b - a) / calls for a, b in zip(shorts, longs, strict=True))
     return Timing(seconds, calls, rounds,
                   host_bound=floor_s is not None and seconds < 2 * floor_s)
 
@@ -142,7 +143,7 @@ def _buffer_bytes(compiled: Any) -> int:
         return 0
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def host_floor_seconds(budget: Budget) -> float:
     """Back-to-back seconds per call of an empty program (``x + 1`` on one element): below twice
     this, a case's time is the host's, not the device's."""
@@ -205,7 +206,7 @@ def random_array(shape: Sequence[int], dtype: Any, seed: int = 0, scale: float =
 RANDOM_BLOCK = 1 << 22
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _filler(shape: tuple[int, ...], dtype: Any) -> Callable:
     import jax
     import jax.numpy as jnp

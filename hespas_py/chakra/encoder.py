@@ -17,8 +17,9 @@ import io
 import itertools
 import marshal
 from collections import Counter
+from collections.abc import Iterator, Sequence
 from operator import attrgetter
-from typing import Iterator, NamedTuple, Sequence
+from typing import NamedTuple
 
 from hespas_py.chakra.io import node_bytes, write_nodes, write_trace
 from hespas_py.chakra.nodes import CompNodes, collective, comp, point_to_point
@@ -164,7 +165,7 @@ def _forked_pieces(placed: list[Placed], comp_costs: CompCosts, jobs: int) -> li
     children = [Forked(functools.partial(_encoded_pieces, placed[start:stop], comp_costs))
                 for start, stop in parts[1:]]
     pieces = _pieces(placed[:parts[0][1]], comp_costs)
-    for child, (start, stop) in zip(children, parts[1:]):
+    for child, (start, stop) in zip(children, parts[1:], strict=True):
         data = child.result()
         pieces += (_pieces(placed[start:stop], comp_costs) if data is None
                    else marshal.loads(data))
@@ -202,9 +203,10 @@ class TraceEncoder:
         placement must be ``device``'s."""
         if not self._steps:
             self._prepare()
-        parts, kinds, shared, placed = [_HEADER], [], self._shared, self._placed
+        parts, shared, placed = [_HEADER], self._shared, self._placed
+        kinds: list[NodeType] = []
         for step in self._steps:
-            if step.__class__ is int:
+            if isinstance(step, int):
                 comms = plan[placed[step].block.id][device]
                 kinds += map(_KIND, comms)
                 parts.append(shared.get((step, id(comms))) or self._encode(step, comms))
@@ -221,7 +223,7 @@ class TraceEncoder:
         """Encode the nodes of the placement as the device it was made for has them."""
         pieces = _forked_pieces(self._placed, self._comp_costs, self._jobs)
         run: list[bytes] = []
-        for i, (item, piece) in enumerate(zip(self._placed, pieces)):
+        for i, (item, piece) in enumerate(zip(self._placed, pieces, strict=True)):
             if item.comms:
                 if run:
                     self._steps.append(b"".join(run))

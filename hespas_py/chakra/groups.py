@@ -9,8 +9,9 @@ from __future__ import annotations
 import dataclasses
 import logging
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Iterable, NamedTuple
+from typing import Any
 
 from hespas_py.errors import HespasError
 from hespas_py.mlir.meshes import MAX_DEVICES
@@ -57,7 +58,8 @@ def _listed(op: Op) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(g) for g in op.attrs.get(key, ()) if len(g))
 
 
-class _Need(NamedTuple):
+@dataclass(frozen=True)
+class _Need:
     """The largest id the collectives name in one id space.
 
     Attributes:
@@ -134,7 +136,7 @@ class DeviceLayout:
 
     @classmethod
     def for_module(cls, module: Module, num_npus: int | None = None,
-                   collectives: Iterable[Op] = ()) -> "DeviceLayout":
+                   collectives: Iterable[Op] = ()) -> DeviceLayout:
         """The layout of ``module``, whose group collectives and permutes are ``collectives``
         (module docstring); ``num_npus`` widens a module that runs on one device.
 
@@ -175,7 +177,7 @@ class DeviceLayout:
 
     @classmethod
     def _inferred(cls, path: str, replicas: int | None, partitions: int | None,
-                  needs: dict[str, _Need], mesh_size: int) -> "DeviceLayout":
+                  needs: dict[str, _Need], mesh_size: int) -> DeviceLayout:
         """The stated counts, and for those not stated the smallest ones consistent with
         ``needs`` and the mesh size (1 for none)."""
         if replicas is not None and partitions is not None:

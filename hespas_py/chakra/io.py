@@ -4,8 +4,9 @@ read it)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
-from typing import BinaryIO, Iterable
+from typing import Any, BinaryIO
 
 from google.protobuf import proto
 from google.protobuf.message import DecodeError
@@ -16,10 +17,15 @@ from hespas_py.errors import HespasError
 #: Version string written into GlobalMetadata (MLCommons' converters write "0.0.4").
 TRACE_VERSION = "0.0.4"
 
+# The `type: ignore[arg-type]`s below: protobuf's stub types the stream of
+# `proto.serialize_length_prefixed` and `proto.parse_length_prefixed` as BytesIO; any binary
+# stream (an open file) works.
+
 
 def write_trace(stream: BinaryIO, nodes: Iterable, version: str = TRACE_VERSION) -> None:
     """Write a GlobalMetadata and then every node, each with protobuf's varint length prefix."""
-    proto.serialize_length_prefixed(GlobalMetadata(version=version), stream)
+    metadata = GlobalMetadata(version=version)
+    proto.serialize_length_prefixed(metadata, stream)  # type: ignore[arg-type]
     write_nodes(stream, nodes)
 
 
@@ -32,9 +38,9 @@ def write_nodes(stream: BinaryIO, nodes: Iterable) -> None:
         write(node_bytes(node))
 
 
-def node_bytes(node) -> bytes:
+def node_bytes(node: Any) -> bytes:
     """One node as a trace holds it: its length as a varint, then its bytes."""
-    data = node.SerializeToString()
+    data: bytes = node.SerializeToString()
     return (_ONE_BYTE[len(data)] if len(data) < 0x80 else _varint(len(data))) + data
 
 
@@ -53,16 +59,18 @@ def _varint(value: int) -> bytes:
     return bytes(out)
 
 
-def parse_trace(path: str | Path, stream: BinaryIO, node_type: type = Node) -> tuple[object, list]:
+def parse_trace(path: str | Path, stream: BinaryIO,
+                node_type: type[Any] = Node) -> tuple[Any, list]:
     """The GlobalMetadata and every node of a trace stream, each node parsed as ``node_type``
     (Node, or a lighter message with Node's field numbers); `HespasError` naming ``path`` for an
     empty or malformed stream."""
     try:
-        meta = proto.parse_length_prefixed(GlobalMetadata, stream)
+        meta = proto.parse_length_prefixed(GlobalMetadata, stream)  # type: ignore[arg-type]
         if meta is None:
             raise HespasError(f"{path}: empty Chakra trace")
         nodes = []
-        while (node := proto.parse_length_prefixed(node_type, stream)) is not None:
+        parse = proto.parse_length_prefixed
+        while (node := parse(node_type, stream)) is not None:  # type: ignore[arg-type]
             nodes.append(node)
     except (DecodeError, ValueError) as exc:
         raise HespasError(f"{path}: not a Chakra trace ({exc})") from None
@@ -98,7 +106,7 @@ def node_encodings(path: str | Path, data: bytes) -> list[bytes]:
     return messages[1:]
 
 
-def read_trace(path: str | Path) -> tuple[object, list]:
+def read_trace(path: str | Path) -> tuple[Any, list]:
     """Read one ``.et`` file into its GlobalMetadata and its list of Nodes."""
     path = Path(path)
     try:

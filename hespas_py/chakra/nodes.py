@@ -7,7 +7,7 @@ traces both build their nodes here.
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from hespas_py.chakra.schema import CollectiveCommType, Node, NodeType
 
@@ -63,7 +63,7 @@ class CompNodes:
         return node
 
 
-def collective(node_id: int, comm_type: CollectiveCommType, size: int,
+def collective(node_id: int, comm_type: int, size: int,
                deps: Iterable[int] = (), *, ctrl_deps: Iterable[int] = (), pg_name: str = "",
                involved_dim: Sequence[bool] | None = None, name: str = "") -> Node:
     """A COMM_COLL node of ``size`` bytes per rank (``pg_name``: its communicator group)."""

@@ -11,7 +11,8 @@ that need only some of a node's fields get a view of it from the same declaratio
 from __future__ import annotations
 
 import enum
-from typing import Sequence
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
 
@@ -137,19 +138,22 @@ _POOL = descriptor_pool.DescriptorPool()
 _POOL.Add(_build_file())
 
 
-def _message(name: str) -> type:
+def _message(name: str) -> type[Any]:
     return message_factory.GetMessageClass(_POOL.FindMessageTypeByName(f"ChakraProtoMsg.{name}"))
 
 
 GlobalMetadata = _message("GlobalMetadata")
-Node = _message("Node")
+if TYPE_CHECKING:  # a class built from the descriptor at run time: no field is known statically
+    Node: TypeAlias = Any
+else:
+    Node = _message("Node")
 AttributeProto = _message("AttributeProto")
 IOInfo = _message("IOInfo")
 Tensor = _message("Tensor")
 BoolList = _message("BoolList")
 
 
-def node_view_class(fields: Sequence[str], raw: Sequence[str] = ()) -> type:
+def node_view_class(fields: Sequence[str], raw: Sequence[str] = ()) -> type[Any]:
     """A reading view of Chakra's Node: only ``fields`` (same names and numbers; any other field
     of the bytes is skipped unparsed), the node type read as its integer, each message field in
     ``raw`` kept as its encoded bytes for the reader to decode (or not)."""

@@ -6,11 +6,13 @@ Why and how: docs/traces.md.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from hespas_py.chakra.writer import collective_bytes
-from hespas_py.estimate.base import FLASH_BACKWARD, FLASH_FORWARD, Estimate, OpCost
+from hespas_py.estimators.base import Estimate, OpCost
 from hespas_py.hardware import Hardware
+from hespas_py.kernels import FLASH_BACKWARD, FLASH_FORWARD
 from hespas_py.split.blocks import BlockGraph
 
 
@@ -51,6 +53,7 @@ def module_stats(graph: BlockGraph, estimates: Sequence[Estimate | None], hardwa
             continue
         compute += 1
         estimate = estimates[block.id]
+        assert estimate is not None, "every compute block has an estimate"
         time_s += estimate.time_s
         flops += estimate.flops
         nbytes += estimate.bytes
@@ -59,7 +62,7 @@ def module_stats(graph: BlockGraph, estimates: Sequence[Estimate | None], hardwa
             ceiling_time += estimate.time_s * estimate.peak_flops
         all_rows += estimate.per_op
     occurrences = Counter(map(id, all_rows))
-    rows = dict(zip(map(id, all_rows), all_rows))
+    rows = dict(zip(map(id, all_rows), all_rows, strict=True))
     fallback: Counter[str] = Counter()
     notes: dict[str, None] = {}
     for key, cost in rows.items():

@@ -15,9 +15,9 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from hespas_py.chakra.files import COMM_GROUP_FILE, STATS_FILE
 from hespas_py.chakra.io import parse_trace, read_trace
 from hespas_py.chakra.schema import CollectiveCommType, NodeType, enum_name
-from hespas_py.chakra.files import COMM_GROUP_FILE, STATS_FILE
 from hespas_py.checks import shown
 from hespas_py.errors import HespasError
 

@@ -12,20 +12,20 @@ import marshal
 import math
 import os
 import shutil
+from collections.abc import Sequence
 from dataclasses import dataclass
 from operator import itemgetter
 from pathlib import Path
-from typing import Sequence
 
-from hespas_py.chakra.encoder import CompCosts, Comm, Plan, TraceEncoder, place
+from hespas_py.chakra.encoder import Comm, CompCosts, Plan, TraceEncoder, place
 from hespas_py.chakra.files import COMM_GROUP_FILE, trace_name
 from hespas_py.chakra.groups import DeviceLayout, grouping
-from hespas_py.chakra.symmetric import SYMMETRIC_FROM, one_placement, write_symmetric
 from hespas_py.chakra.schema import CollectiveCommType, NodeType
+from hespas_py.chakra.symmetric import SYMMETRIC_FROM, one_placement, write_symmetric
 from hespas_py.checks import TRACE_INT_MAX
 from hespas_py.errors import HespasError
-from hespas_py.estimate.base import Estimate
-from hespas_py.forking import Forked, max_jobs, shares
+from hespas_py.estimators.base import Estimate
+from hespas_py.forking import Forked, marshalled, max_jobs, shares
 from hespas_py.mlir.ops import Op
 from hespas_py.split.blocks import Block, BlockGraph
 
@@ -172,7 +172,8 @@ def _alike(distinct: list[list[tuple[Comm, ...]]], num_devices: int) -> list[lis
         return [list(range(num_devices))]
     # Equal roles are one object (`_plan`): a device's signature is the ids of its roles.
     by_signature: dict[tuple[int, ...], list[int]] = {}
-    for device, signature in enumerate(zip(*[list(map(id, roles)) for roles in distinct])):
+    signatures = zip(*[list(map(id, roles)) for roles in distinct], strict=True)
+    for device, signature in enumerate(signatures):
         by_signature.setdefault(signature, []).append(device)
     return list(by_signature.values())
 
@@ -205,20 +206,25 @@ def write_traces(out_dir: Path, graph: BlockGraph, estimates: Sequence[Estimate 
     and the others' groups and peers (`hespas_py.chakra.symmetric`).
     """
     compute = [b for b in graph.blocks if not b.collective]
-    times = [estimates[b.id].time_s for b in compute]
-    flops = [estimates[b.id].flops for b in compute]
-    nbytes = [estimates[b.id].bytes for b in compute]
+    costs = []
+    for block in compute:
+        estimate = estimates[block.id]
+        assert estimate is not None, "every compute block has an estimate"
+        costs.append(estimate)
+    times = [e.time_s for e in costs]
+    flops = [e.flops for e in costs]
+    nbytes = [e.bytes for e in costs]
     if not all(map(_all_fit, (times, flops, nbytes))):
-        for block in compute:
-            estimate = estimates[block.id]
+        for block, estimate in zip(compute, costs, strict=True):
             for what, value in (("time", estimate.time_s), ("FLOPs", estimate.flops),
                                 ("bytes", estimate.bytes)):
                 _check_fits(graph, block, what, value)
     micros = durations_micros(times)
     if not _all_fit(micros):
-        for block, m in zip(compute, micros):
+        for block, m in zip(compute, micros, strict=True):
             _check_fits(graph, block, "duration in microseconds", m)
-    comp_costs = {b.id: (m, round(f), round(n)) for b, m, f, n in zip(compute, micros, flops, nbytes)}
+    comp_costs = {b.id: (m, round(f), round(n))
+                  for b, m, f, n in zip(compute, micros, flops, nbytes, strict=True)}
     plan, registry = _plan(graph, layout)
     distinct = _distinct(plan)
     classes = _alike(distinct, layout.num_devices)
@@ -246,10 +252,10 @@ def _write_classes(out_dir: Path, graph: BlockGraph, plan: Plan, distinct: list[
     parts = shares(len(classes), max(1, min(jobs, len(classes) // _TRACES_PER_JOB)))
     write = functools.partial(_write_share, out_dir, graph, plan, distinct, comp_costs,
                               jobs if len(parts) == 1 else 1)
-    children = [Forked(lambda share=classes[start:stop]: (marshal.dumps(write(share)),))
+    children = [Forked(functools.partial(marshalled, write, classes[start:stop]))
                 for start, stop in parts[1:]]
     counts = write(classes[:parts[0][1]])
-    for child, (start, stop) in zip(children, parts[1:]):
+    for child, (start, stop) in zip(children, parts[1:], strict=True):
         data = child.result()
         counts.update(write(classes[start:stop]) if data is None else marshal.loads(data))
     return counts

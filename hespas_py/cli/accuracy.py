@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Optional
 
 import typer
 
@@ -17,7 +16,7 @@ from hespas_py.accuracy.markdown import render, summary_line
 from hespas_py.accuracy.rows import GROUPS, groups
 from hespas_py.cli.main import app
 from hespas_py.errors import HespasError
-from hespas_py.estimate.base import DEFAULT_ESTIMATOR
+from hespas_py.estimators.base import DEFAULT_ESTIMATOR
 from hespas_py.units import gib
 
 
@@ -92,10 +91,11 @@ def print_table(evaluation: Evaluation) -> None:
         cells = [r.row.group, name, r.row.system, r.estimator, counted, f"{r.row.measured_s:.4g}",
                  f"{r.estimated_s:.4g}", f"{r.error:+.1%}"]
         if memory:
-            known = r.memory_error is not None
-            cells += [gib(r.row.measured_peak_bytes) if known else "",
-                      gib(r.estimated_peak_bytes) if known else "",
-                      f"{r.memory_error:+.1%}" if known else ""]
+            measured, estimated, error = (r.row.measured_peak_bytes, r.estimated_peak_bytes,
+                                          r.memory_error)
+            cells += ([gib(measured), gib(estimated), f"{error:+.1%}"]
+                      if measured is not None and estimated is not None and error is not None
+                      else ["", "", ""])
         if rates:
             work = r.row.work
             cells += ["", "", ""] if work is None else [
@@ -120,6 +120,9 @@ def _node(item: str) -> tuple[str, str]:
     return name, preset
 
 
+GROUP_HELP = f"Group to evaluate (repeatable; {', '.join(GROUPS)} or all; default hespas)."
+
+
 @app.command("accuracy")
 def accuracy(
     json_out: bool = typer.Option(False, "--json",
@@ -127,20 +130,20 @@ def accuracy(
     markdown: bool = typer.Option(
         False, "--markdown", help="Print each group's table and figures as Markdown, between the "
                                   "markers docs/accuracy.md holds them in."),
-    plot: Optional[Path] = typer.Option(None, "--plot", help="Draw measured vs estimated here."),
-    group_names: Optional[list[str]] = typer.Option(
-        None, "--group", help=f"Group to evaluate (repeatable; {', '.join(GROUPS)} or all; default hespas)."),
-    estimators: Optional[list[str]] = typer.Option(
+    plot: Path | None = typer.Option(None, "--plot", help="Draw measured vs estimated here."),
+    group_names: list[str] | None = typer.Option(
+        None, "--group", help=GROUP_HELP),
+    estimators: list[str] | None = typer.Option(
         None, "--estimator", help=f"Estimator to evaluate (repeatable; default {DEFAULT_ESTIMATOR})."),
-    params: Optional[list[str]] = typer.Option(
+    params: list[str] | None = typer.Option(
         None, "--param", metavar="KEY=VALUE", help="Estimator param for every row, as in a node "
         "config's hardware section (repeatable; e.g. fused_attention=true)."),
-    measured: Optional[Path] = typer.Option(
+    measured: Path | None = typer.Option(
         None, "--measured", help="Measured table of the one group evaluated (default: the packaged one)."),
-    workloads: Optional[list[Path]] = typer.Option(
+    workloads: list[Path] | None = typer.Option(
         None, "--workloads", help="Extra folder of <workload>.mlir files (repeatable)."),
     systems: Path = typer.Option(SYSTEMS_DIR, "--systems", help="Folder of system presets."),
-    nodes: Optional[list[str]] = typer.Option(
+    nodes: list[str] | None = typer.Option(
         None, "--node", metavar="[NAME=]PRESET", help="Node preset (a name or a preset folder, "
         "e.g. one hespas calibrate wrote) every row runs on instead of its own; with NAME=, "
         "the rows of node preset NAME only (repeatable)."),

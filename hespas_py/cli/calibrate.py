@@ -5,7 +5,7 @@ come from. What each kind measures and how: `hespas_py.calibrate`, docs/calibrat
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 import typer
 
@@ -13,7 +13,7 @@ from hespas_py.cli.main import app
 from hespas_py.errors import HespasError
 
 
-def _reference_and_base(info: dict[str, Any], base: Optional[str]):
+def _reference_and_base(info: dict[str, Any], base: str | None):
     """(reference preset, base preset) of a run on this machine: the reference is the local
     chip's preset (by ``device_kind``), else the base itself."""
     from hespas_py.calibrate.preset import load_base
@@ -28,7 +28,7 @@ def _reference_and_base(info: dict[str, Any], base: Optional[str]):
     return (load_base(own) if own and own != chosen.name else chosen), chosen
 
 
-def _from_file(path: Path, base: Optional[str]):
+def _from_file(path: Path, base: str | None):
     """(document, reference, base) of ``--from``: the earlier run's reference datasheet."""
     from hespas_py.calibrate.preset import load_base, reference_preset
     from hespas_py.calibrate.run import read_calibration
@@ -42,8 +42,7 @@ def _from_file(path: Path, base: Optional[str]):
 
 def _measure(kinds: list[str], budget, reference) -> tuple[dict[str, Any], float]:
     from rich.console import Console
-    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
-                               TimeElapsedColumn)
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from hespas_py.calibrate.preset import REFERENCE_METHOD
     from hespas_py.calibrate.run import planned, run
@@ -118,26 +117,26 @@ def print_outcome(outcome, base, out: Path) -> None:
 
 @app.command("calibrate")
 def calibrate(
-    base: Optional[str] = typer.Option(
+    base: str | None = typer.Option(
         None, "--base", help="Node preset (name or directory) to write the measured values "
         "over: the local chip's by default; another chip's datasheet carries the measured "
         "efficiencies over to that chip."),
-    out: Optional[Path] = typer.Option(
+    out: Path | None = typer.Option(
         None, "--out", help="Preset directory to write (default: calibrated_<BASE>)."),
     quick: bool = typer.Option(False, "--quick", help="Smaller sizes: under a minute on a GPU."),
-    only: Optional[str] = typer.Option(
+    only: str | None = typer.Option(
         None, "--only", metavar="KIND,...",
         help="Kinds to run: launch, stream, gemm, conv, row, elementwise, collective."),
     force: bool = typer.Option(False, "--force", help="Replace an existing --out."),
-    source: Optional[Path] = typer.Option(
+    source: Path | None = typer.Option(
         None, "--from", help="Derive from an earlier run's calibration.json instead of "
         "measuring (with --base: for another chip)."),
 ) -> None:
     """Measure the local accelerator and write a node preset from what it measured."""
     from hespas_py.calibrate.preset import write
-    from hespas_py.hardware.presets import preset_of
     from hespas_py.calibrate.run import apply, parse_kinds
     from hespas_py.calibrate.timing import Budget, run_info
+    from hespas_py.hardware.presets import preset_of
     from hespas_py.output_dir import check_target, staged
 
     kinds = parse_kinds(only)

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import sys
-from typing import Callable, NoReturn
+from collections.abc import Callable
+from typing import NoReturn
 
 from hespas_py.errors import HespasError
 

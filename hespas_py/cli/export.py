@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import List, Optional
 
 import typer
 
@@ -21,7 +20,7 @@ def export(
         "form). This runs XLA's whole CPU pipeline, LLVM code generation included: minutes for big "
         "steps (the default form stops XLA after its SPMD partitioner)."
     ),
-    settings: Optional[List[str]] = typer.Option(
+    settings: list[str] | None = typer.Option(
         None, "--set", metavar="KEY=VALUE", help="Keyword argument of the factory (repeatable); "
         "VALUE is read as JSON when it parses (2, true, \"x\"), else as a string."),
 ) -> None:

@@ -9,9 +9,10 @@ import argparse
 import json
 import logging
 import sys
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping, NoReturn, Optional, Sequence
+from typing import Any, NoReturn
 
 from hespas_py.errors import HespasError
 from hespas_py.hardware.config import param_values
@@ -20,7 +21,7 @@ from hespas_py.hardware.describe import param_help
 _LOG_LEVELS = ("debug", "info", "warning", "error")
 
 
-def _setup_logging(level: str, path: Optional[Path]) -> None:
+def _setup_logging(level: str, path: Path | None) -> None:
     if level.lower() not in _LOG_LEVELS:
         raise HespasError(f"--log-level must be one of {', '.join(_LOG_LEVELS)}, not {level!r}")
     handler: logging.Handler
@@ -68,7 +69,8 @@ def print_summary(summary: Mapping[str, Any]) -> None:
         print("top ops by estimated time")
         for row in (columns, *top):
             print("  ".join([row[0].ljust(widths[0]),
-                             *(cell.rjust(w) for cell, w in zip(row[1:], widths[1:]))]))
+                             *(cell.rjust(w)
+                               for cell, w in zip(row[1:], widths[1:], strict=True))]))
         return
     from rich.console import Console
     from rich.table import Table
@@ -229,13 +231,13 @@ def parse_args(prog: str, argv: Sequence[str]) -> dict[str, Any]:
     return vars(parser.parse_args(argv))
 
 
-def run(config: str, mlir_file: Optional[Path], output: Optional[Path], split_fn: Optional[str],
-        merge: Optional[bool], block_lim: Optional[int], num_npus: Optional[int],
-        module: Optional[int], loop_trips: Optional[int], combine_threshold: Optional[str],
-        estimator: Optional[str], params: Optional[list[str]], allow_other_device: bool,
-        collective_rewrites: Optional[bool], memory: Optional[bool], clean: bool, cache_dir: Optional[Path],
-        json_out: bool, system_config: Optional[str], threads: int, log_level: str,
-        log_path: Optional[Path]) -> None:
+def run(config: str, mlir_file: Path | None, output: Path | None, split_fn: str | None,
+        merge: bool | None, block_lim: int | None, num_npus: int | None,
+        module: int | None, loop_trips: int | None, combine_threshold: str | None,
+        estimator: str | None, params: list[str] | None, allow_other_device: bool,
+        collective_rewrites: bool | None, memory: bool | None, clean: bool, cache_dir: Path | None,
+        json_out: bool, system_config: str | None, threads: int, log_level: str,
+        log_path: Path | None) -> None:
     """Generate per-device Chakra traces and module_stats.json from a StableHLO step."""
     from hespas_py.run import Split, build_config, generate_and_simulate
 

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import inspect
-from typing import Any, Optional
+from typing import Any
 
 import typer
 
@@ -24,7 +24,7 @@ def _parameter(param: _gen.Param) -> inspect.Parameter:
         param.name, inspect.Parameter.KEYWORD_ONLY,
         default=typer.Option(param.default, *param.flags, help=param.help,
                              metavar=param.metavar or None),
-        annotation=Optional[value_type] if param.default is None else value_type)
+        annotation=value_type | None if param.default is None else value_type)
 
 
 def gen(**options: Any) -> None:

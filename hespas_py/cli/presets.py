@@ -8,7 +8,7 @@ import functools
 import json
 import shutil
 import textwrap
-from typing import Any, Optional
+from typing import Any
 
 import typer
 
@@ -21,7 +21,7 @@ def node_rows() -> list[dict[str, Any]]:
     """One row per node preset: the estimators it runs with (every one: an estimator without
     params of its own in the preset reads its ``hardware``), the one it runs by default, its
     dense bf16 peak and memory bandwidth."""
-    from hespas_py.estimate.base import DEFAULT_ESTIMATOR, estimator_names
+    from hespas_py.estimators.base import DEFAULT_ESTIMATOR, estimator_names
 
     methods = estimator_names()
     rows = []
@@ -45,7 +45,7 @@ def system_rows() -> list[dict[str, Any]]:
         rows.append({"name": name, "npus": network.num_npus,
                      "dimensions": [{"npus": n, "topology": t, "bandwidth_gb_s": b}
                                     for n, t, b in zip(network.npus_count, network.topology,
-                                                       network.bandwidth)]})
+                                                       network.bandwidth, strict=True)]})
     return rows
 
 
@@ -114,7 +114,7 @@ def _print_description(doc: dict[str, Any]) -> None:
 
 @app.command("presets")
 def presets(json_out: bool = typer.Option(False, "--json", help="Print the presets as JSON."),
-            name: Optional[str] = typer.Option(
+            name: str | None = typer.Option(
                 None, "--describe", metavar="NAME",
                 help="Every parameter of node preset NAME (or a preset folder): value (dim: the "
                      "default), unit, what reads it, meaning, source.")) -> None:

@@ -10,15 +10,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, List, Optional
+from typing import TYPE_CHECKING
 
 import typer
 
 from hespas_py.cli.main import app
-from hespas_py.cli.sweep import (ADDRESS_OPTION, BACKEND_OPTION, JOBS_OPTION, JSON_OPTION,
-                                 run_stored)
+from hespas_py.cli.sweep import ADDRESS_OPTION, BACKEND_OPTION, JOBS_OPTION, JSON_OPTION, run_stored
 from hespas_py.errors import HespasError
-from hespas_py.estimate.base import DEFAULT_ESTIMATOR
+from hespas_py.estimators.base import DEFAULT_ESTIMATOR
 from hespas_py.units import gib
 
 if TYPE_CHECKING:
@@ -28,7 +27,7 @@ if TYPE_CHECKING:
 _SHOWN = 20
 
 
-def _gib(value: Optional[int]) -> str:
+def _gib(value: int | None) -> str:
     return "" if value is None else gib(value)
 
 
@@ -86,19 +85,19 @@ def search_command(
                                "comma-separated."),
     out: Path = typer.Option(..., "--out", help="Results folder: results.csv, results.json and "
                              "the store of finished work (a rerun resumes from it)."),
-    settings: Optional[List[str]] = typer.Option(
+    settings: list[str] | None = typer.Option(
         None, "--set", metavar="KEY=V1,V2", help="Other keyword arguments of the factory, each "
         "value list crossed with the layouts (repeatable)."),
-    variants: Optional[List[str]] = typer.Option(
+    variants: list[str] | None = typer.Option(
         None, "--variant", metavar="KEY=V1,V2", help="System variants, as a sweep spec's "
         "variants (bandwidth_scale=0.5,1, algorithm=ring,direct, ...; repeatable)."),
     estimator: str = typer.Option(DEFAULT_ESTIMATOR, "--estimator", help="Estimator(s), "
                                   "comma-separated."),
     as_json: bool = JSON_OPTION,
     backend: str = BACKEND_OPTION,
-    address: Optional[str] = ADDRESS_OPTION,
-    jobs: Optional[int] = JOBS_OPTION,
-    plot: Optional[Path] = typer.Option(None, "--plot", help="Draw step time per layout here "
+    address: str | None = ADDRESS_OPTION,
+    jobs: int | None = JOBS_OPTION,
+    plot: Path | None = typer.Option(None, "--plot", help="Draw step time per layout here "
                                         "(needs matplotlib: the plot extra)."),
 ) -> None:
     """Search the parallelism layouts of a JAX step on N devices, ranked by simulated step time."""

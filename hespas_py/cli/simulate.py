@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import tempfile
 from pathlib import Path
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING
 
 import typer
 
@@ -18,7 +18,7 @@ if TYPE_CHECKING:  # the simulator is imported when the command runs, not with t
 BACKENDS = ("builtin", "astra-sim")
 
 
-def _comm_groups(prefix: str, comm_groups: Optional[Path]) -> Optional[Path]:
+def _comm_groups(prefix: str, comm_groups: Path | None) -> Path | None:
     if comm_groups is not None:
         return comm_groups
     from hespas_py.chakra.files import COMM_GROUP_FILE
@@ -55,7 +55,7 @@ def _print_table(result: SimResult) -> None:
                       "send or receive.")
 
 
-def _run_astra_sim(binary: Optional[str], prefix: str, files: dict, groups: Optional[Path],
+def _run_astra_sim(binary: str | None, prefix: str, files: dict, groups: Path | None,
                    num_npus: int) -> SimResult:
     from hespas_py.sim.astra import AstraSimInputs, run_astra_sim
     from hespas_py.sim.machine import RemoteMemoryConfig
@@ -77,17 +77,17 @@ def simulate_command(
     prefix: str = typer.Argument(..., help="Trace prefix: reads PREFIX.<npu>.et for every NPU."),
     system: str = typer.Option(..., "--system", help="system.json, a folder with the ASTRA-sim "
                                "files, or a preset name from configs/systems."),
-    network: Optional[Path] = typer.Option(None, "--network", help="network.yml (default: the "
+    network: Path | None = typer.Option(None, "--network", help="network.yml (default: the "
                                            "one in the --system folder)."),
-    remote_memory: Optional[Path] = typer.Option(None, "--remote-memory",
+    remote_memory: Path | None = typer.Option(None, "--remote-memory",
                                                  help="remote_memory.json."),
-    comm_groups: Optional[Path] = typer.Option(None, "--comm-groups", help="comm_group.json "
+    comm_groups: Path | None = typer.Option(None, "--comm-groups", help="comm_group.json "
                                                "(default: PREFIX's folder's comm_group.json)."),
     as_json: bool = typer.Option(False, "--json", help="Print the per-device report as JSON."),
-    timeline: Optional[Path] = typer.Option(None, "--timeline", help="Write a Chrome/Perfetto "
+    timeline: Path | None = typer.Option(None, "--timeline", help="Write a Chrome/Perfetto "
                                             "trace-event JSON of the run."),
     backend: str = typer.Option("builtin", "--backend", help="builtin or astra-sim."),
-    astra_sim: Optional[str] = typer.Option(None, "--astra-sim", help="ASTRA-sim analytical "
+    astra_sim: str | None = typer.Option(None, "--astra-sim", help="ASTRA-sim analytical "
                                             "congestion-unaware binary (for --backend astra-sim)."),
     full: bool = typer.Option(False, "--full", help="Simulate every NPU and every collective: "
                               "no replicated NPUs, no collective timed once (slower)."),

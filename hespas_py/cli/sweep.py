@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Optional, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 import typer
 
@@ -20,17 +21,25 @@ from hespas_py.errors import HespasError
 from hespas_py.units import gib
 
 if TYPE_CHECKING:  # the sweep machinery is imported when the command runs
+    from rich.progress import Progress
+
     from hespas_py.sweep.runner import ProgressHook, SweepResult
 
 STORE = "store"
 R = TypeVar("R")
 
 
-def _progress_bar(phases: tuple[str, ...]) -> tuple[object, ProgressHook]:
+def _progress_bar(phases: tuple[str, ...]) -> tuple[Progress, ProgressHook]:
     """A rich progress display on stderr (one bar per phase, with ETA) and its hook."""
     from rich.console import Console
-    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
-                               TimeElapsedColumn, TimeRemainingColumn)
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
 
     width = max(map(len, phases))
     progress = Progress(TextColumn(f"{{task.description:>{width}}}"), BarColumn(),
@@ -44,7 +53,7 @@ def _progress_bar(phases: tuple[str, ...]) -> tuple[object, ProgressHook]:
     return progress, hook
 
 
-def run_stored(out: Path, backend: str, jobs: Optional[int], address: Optional[str],
+def run_stored(out: Path, backend: str, jobs: int | None, address: str | None,
                phases: tuple[str, ...], work: Callable[..., R]) -> R:
     """``work(store, runner, hook)`` on the store under ``out`` and the chosen backend, with a
     progress display of ``phases`` when stderr is a terminal (``hook`` None otherwise)."""
@@ -119,14 +128,14 @@ def sweep_command(
                              "the store of finished work (a rerun resumes from it)."),
     as_json: bool = JSON_OPTION,
     backend: str = BACKEND_OPTION,
-    address: Optional[str] = ADDRESS_OPTION,
-    jobs: Optional[int] = JOBS_OPTION,
-    plot: Optional[Path] = typer.Option(None, "--plot", help="Draw step time per node x system "
+    address: str | None = ADDRESS_OPTION,
+    jobs: int | None = JOBS_OPTION,
+    plot: Path | None = typer.Option(None, "--plot", help="Draw step time per node x system "
                                         "here (needs matplotlib: the plot extra)."),
 ) -> None:
     """Sweep workloads x nodes x systems x estimators x system variants."""
-    from hespas_py.sweep.plan import make_plan
     from hespas_py.plotting import pyplot
+    from hespas_py.sweep.plan import make_plan
     from hespas_py.sweep.plot import plot_step_times
     from hespas_py.sweep.results import write_results
     from hespas_py.sweep.runner import run_sweep

@@ -13,9 +13,10 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from hespas_py.errors import HespasError, first_line
 
@@ -58,9 +59,13 @@ def export_many(spec: str, jobs: Sequence[ExportJob]) -> list[str | HespasError]
 def _export_child(spec: str, job: Mapping[str, Any], dump_dir: Path, out: Path) -> None:
     """Lower the job's step, compile it in a thread until the post-partitioner dump is complete,
     write its StableHLO to ``out``."""
-    from hespas_py.export.exporter import lower_step
-    from hespas_py.export.partition import (POLL_S, compile_with_dump, dump_complete,
-                                            dumped_stablehlo)
+    from hespas_py.export.partition import (
+        POLL_S,
+        compile_with_dump,
+        dump_complete,
+        dumped_stablehlo,
+    )
+    from hespas_py.export.step import lower_step
 
     devices = job["devices"]
     lowered = lower_step(spec, devices, job["kwargs"])
@@ -103,8 +108,8 @@ def _serve(request: Mapping[str, Any]) -> None:
     import jax  # noqa: F401 - imported once here, inherited by every child
     import jax.numpy  # noqa: F401
 
-    import hespas_py.export.exporter  # noqa: F401
     import hespas_py.export.stablehlo  # noqa: F401
+    import hespas_py.export.step  # noqa: F401
 
     scratch = Path(request["scratch"])
     for index, job in enumerate(request["jobs"]):

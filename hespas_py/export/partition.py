@@ -17,8 +17,9 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from hespas_py.errors import HespasError
 
@@ -57,7 +58,7 @@ def post_spmd(spec: str, num_devices: int, kwargs: Mapping[str, Any] | None = No
 def compile_with_dump(lowered: Any, dump_dir: Path | str, spec: str) -> None:
     """Compile ``lowered`` with XLA dumping the modules around its partitioner into
     ``dump_dir``."""
-    from hespas_py.export.exporter import compile_step
+    from hespas_py.export.step import compile_step
 
     compile_step(lowered, {"xla_dump_to": str(dump_dir), **DUMP_OPTIONS}, spec)
 
@@ -115,7 +116,7 @@ def read_dump(dump_dir: Path, partitioned: bool, spec: str) -> str:
 def _dump_post_spmd(spec: str, num_devices: int, dump_dir: str,
                    kwargs: Mapping[str, Any] | None = None) -> None:
     """The child: lower the step, write its mesh axes, and compile it with the dump options."""
-    from hespas_py.export.exporter import lower_step
+    from hespas_py.export.step import lower_step
     from hespas_py.mlir.meshes import read_meshes
 
     lowered = lower_step(spec, num_devices, kwargs)

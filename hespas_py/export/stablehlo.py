@@ -55,7 +55,8 @@ def hlo_proto_to_stablehlo(module_proto: bytes, *, num_devices: int, drop_copies
             elif drop_copies and op.name == "mhlo.copy":
                 op.results[0].replace_all_uses_with(op.operands[0])
                 op.erase()
-        return module.operation.get_asm(enable_debug_info=False)
+        asm = module.operation.get_asm(enable_debug_info=False)
+        return asm  # type: ignore[return-value]  # a str without binary=True
 
 
 def _walk(operation: ir.Operation) -> list[ir.Operation]:
@@ -76,7 +77,10 @@ def _expand_mesh_replica_groups(op: ir.Operation, meshes: dict[str, Mesh]) -> No
     if not stablehlo.ReplicaGroupMeshAxesAttr.isinstance(groups_attr):
         return
     groups = np.array(mesh_axes_groups(groups_attr, meshes), dtype=np.int64)
-    op.attributes["replica_groups"] = ir.DenseElementsAttr.get(groups, type=ir.IntegerType.get_signless(64))
+    i64 = ir.IntegerType.get_signless(64)
+    # (an ndarray is a buffer; numpy's stubs do not say so)
+    attr = ir.DenseElementsAttr.get(groups, type=i64)  # type: ignore[call-overload]
+    op.attributes["replica_groups"] = attr
 
 
 def _mark_donors(module: ir.Module, donors: tuple[int, ...]) -> None:
@@ -89,6 +93,7 @@ def _mark_donors(module: ir.Module, donors: tuple[int, ...]) -> None:
         else [ir.DictAttr.get({}) for _ in range(count)]
     donated = set(donors)
     main.attributes["arg_attrs"] = ir.ArrayAttr.get([
-        ir.DictAttr.get({**{a.name: a.attr for a in ir.DictAttr(attrs)},
+        ir.DictAttr.get({**{a.name: a.attr  # (a DictAttr iterates; its stub does not say so)
+                            for a in ir.DictAttr(attrs)},  # type: ignore[attr-defined]
                          **({"jax.buffer_donor": ir.BoolAttr.get(True)} if i in donated else {})})
         for i, attrs in enumerate(old)])

@@ -10,7 +10,8 @@ import inspect
 import itertools
 import math
 import re
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -35,7 +36,7 @@ def _priority(coords: np.ndarray, varying: list[int]) -> tuple[int, ...]:
     """The order of ``varying`` axes (most significant first) in which the members are listed."""
     for order in itertools.permutations(varying):
         keys = [tuple(row) for row in coords[:, list(order)]]
-        if all(a < b for a, b in zip(keys, keys[1:])):
+        if all(a < b for a, b in itertools.pairwise(keys)):
             return order
     raise NotWidenable("a group whose members are not listed axis by axis")
 
@@ -66,15 +67,15 @@ def widen_groups(groups: np.ndarray, small: tuple[int, ...], full: tuple[int, ..
         for combo in itertools.product(*(range(full[a]) for a in fixed)):
             ranges = [range(full[a]) if per_axis[a] == "span" else per_axis[a]
                       for a in range(len(small))]
-            for a, value in zip(fixed, combo):
+            for a, value in zip(fixed, combo, strict=True):
                 ranges[a] = (value,)
             base = [r[0] for r in ranges]
             members = []
             for point in itertools.product(*(ranges[a] for a in order)):
-                coords = list(base)
-                for a, v in zip(order, point):
-                    coords[a] = v
-                members.append(coords)
+                member = list(base)
+                for a, v in zip(order, point, strict=True):
+                    member[a] = v
+                members.append(member)
             widened.append(np.ravel_multi_index(np.array(members).T, full))
     return np.array(sorted(widened, key=lambda g: int(g[0])), dtype=np.int64)
 
@@ -99,7 +100,7 @@ def widen_pairs(pairs: np.ndarray, small: tuple[int, ...], full: tuple[int, ...]
     steps = {a: _signed_step(dst[:, a] - src[:, a], small[a]) for a in shrunk}
     targets: dict[tuple[int, ...], tuple[int, ...]] = {}
     seen: dict[tuple[int, ...], set[tuple[int, ...]]] = {}
-    for s, d in zip(src, dst):
+    for s, d in zip(src, dst, strict=True):
         key = tuple(s[kept])
         if targets.setdefault(key, tuple(d[kept])) != tuple(d[kept]):
             raise NotWidenable("a permute whose pairs differ along a mesh-invariant axis")
@@ -111,9 +112,9 @@ def widen_pairs(pairs: np.ndarray, small: tuple[int, ...], full: tuple[int, ...]
     for key, target in targets.items():
         for combo in itertools.product(*(range(full[a]) for a in shrunk)):
             a_src, a_dst = [0] * len(small), [0] * len(small)
-            for a, k, t in zip(kept, key, target):
+            for a, k, t in zip(kept, key, target, strict=True):
                 a_src[a], a_dst[a] = k, t
-            for a, v in zip(shrunk, combo):
+            for a, v in zip(shrunk, combo, strict=True):
                 a_src[a], a_dst[a] = v, (v + steps[a]) % full[a]
             widened.append((np.ravel_multi_index(a_src, full), np.ravel_multi_index(a_dst, full)))
     return np.array(sorted(widened), dtype=np.int64)
@@ -142,7 +143,7 @@ def widen(text: str, small: Axes, full: Mapping[str, int]) -> str:
                     if key not in done:
                         ids = np.array(ir.DenseIntElementsAttr(op.attributes[name]), np.int64)
                         try:
-                            done[key] = ir.DenseElementsAttr.get(
+                            done[key] = ir.DenseElementsAttr.get(  # type: ignore[call-overload]
                                 rule(ids, small_shape, full_shape), type=i64)
                         except NotWidenable as exc:
                             raise HespasError(f"{op.name}: cannot widen its {name} from the "
@@ -154,7 +155,8 @@ def widen(text: str, small: Axes, full: Mapping[str, int]) -> str:
         module.operation.attributes["mhlo.num_partitions"] = ir.IntegerAttr.get(
             ir.IntegerType.get_signless(32), math.prod(full_shape))
         _drop_entry_shardings(module)
-        return _widen_meshes(module.operation.get_asm(enable_debug_info=False), full)
+        asm = module.operation.get_asm(enable_debug_info=False)
+        return _widen_meshes(asm, full)  # type: ignore[arg-type]  # a str without binary=True
 
 
 def _widen_meshes(text: str, full: Mapping[str, int]) -> str:
@@ -178,7 +180,9 @@ def _drop_entry_shardings(module) -> None:
         for key in ("arg_attrs", "res_attrs"):
             if key not in op.attributes:
                 continue
-            kept = [ir.DictAttr.get({a.name: a.attr for a in ir.DictAttr(attrs)
+            # (a DictAttr iterates over its named attributes; its stub does not say so)
+            kept = [ir.DictAttr.get({a.name: a.attr
+                                     for a in ir.DictAttr(attrs)  # type: ignore[attr-defined]
                                      if a.name != "mhlo.sharding"})
                     for attrs in ir.ArrayAttr(op.attributes[key])]
             op.attributes[key] = ir.ArrayAttr.get(kept)

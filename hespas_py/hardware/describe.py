@@ -4,7 +4,8 @@ and the rows of ``hespas presets --describe NAME``."""
 from __future__ import annotations
 
 import json
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from hespas_py.hardware.params import DATASHEET, SPECS, Spec, params_specs
 from hespas_py.hardware.presets import NodePreset

@@ -12,22 +12,31 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping, NamedTuple
+from typing import Any, NamedTuple
 
 from hespas_py.checks import FRACTION, NON_NEGATIVE, SHARE, Number, Table
 from hespas_py.errors import HespasError
-from hespas_py.hardware.rules import (FLAG, TEXT, Choice, Rates, Rule, as_json, typed,
-                                      with_value)
+from hespas_py.hardware.rules import (
+    FLAG,
+    TEXT,
+    Choice,
+    Rates,
+    Rule,
+    as_json,
+    typed,
+    with_value,
+)
 
 #: ``estimators`` of a key every estimator accepts (a hardware figure, or a key read elsewhere).
 EVERY: tuple[str, ...] = ()
-#: The estimators built on the roofline (`hespas_py.estimate.roofline.Roofline`).
+#: The estimators built on the roofline (`hespas_py.estimators.roofline.Roofline`).
 ROOFLINES = ("roofline", "fused_roofline", "xla_cost", "xla_profile")
 FUSED = ("fused_roofline",)
-#: The kernel classes of ``spanning_row_tile_s`` (`hespas_py.estimate.fusion.row_tiles`).
+#: The kernel classes of ``spanning_row_tile_s`` (`hespas_py.kernels.row_tiles`).
 ROW_TILE_CLASSES = ("softmax", "row_sum", "given_sum")
-#: The gaps of ``launch_gap_s`` (`hespas_py.estimate.launch_gaps`).
+#: The gaps of ``launch_gap_s`` (`hespas_py.estimators.launch_gaps`).
 LAUNCH_GAPS = ("switch", "between")
 #: Element types a tensor-unit rate can be given for (``per_datatype_flops`` keys, MLIR
 #: spelling; the keys of ``tensor_efficiency_by_dtype``).
@@ -224,7 +233,7 @@ class Params:
         "kernels (priority fusion does not count them expensive)", False, estimators=FUSED,
         source=True, reader=_MEMORY)
 
-    def updated(self, values: Mapping[str, Any]) -> "Params":
+    def updated(self, values: Mapping[str, Any]) -> Params:
         """A copy with ``values`` (checked config values, by key) set."""
         specs = params_specs()
         return dataclasses.replace(self, **{specs[k].attr: typed(specs[k].rule, v)
@@ -270,7 +279,7 @@ class Hardware:
         capacity is unknown."""
         return int(self.hbm_bytes * self.hbm_usable_fraction) if self.hbm_bytes else None
 
-    def with_params(self, values: Mapping[str, Any]) -> "Hardware":
+    def with_params(self, values: Mapping[str, Any]) -> Hardware:
         """A copy with the checked config ``values`` (by key) set in `params`."""
         return dataclasses.replace(self, params=self.params.updated(values))
 
@@ -292,9 +301,9 @@ def _specs(cls: type) -> dict[str, Spec]:
         meta = dict(f.metadata["param"])
         key = meta.pop("key") or f.name
         source = meta.pop("source")
-        default = (None if f.default is dataclasses.MISSING and f.default_factory is
-                   dataclasses.MISSING else f.default if f.default is not dataclasses.MISSING
-                   else f.default_factory())
+        factory = f.default_factory
+        default = (f.default if f.default is not dataclasses.MISSING
+                   else factory() if callable(factory) else None)
         required = f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
         specs[key] = Spec(key=key, attr=f.name, default=default, required=required,
                           source=f"{key}_source" if source is True else source or "", **meta)

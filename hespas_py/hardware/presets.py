@@ -11,9 +11,10 @@ format, is generated from it (`config_document`, ``scripts/make_node_presets.py`
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Mapping, NamedTuple
+from typing import Any, NamedTuple
 
 from hespas_py.errors import HespasError, unknown_preset
 from hespas_py.hardware.config import declared_estimator, read_config, validate_config
@@ -84,7 +85,7 @@ def config_text(preset: NodePreset, estimator: str) -> str:
     return json.dumps(config_document(preset, estimator), indent=4) + "\n"
 
 
-def _document(path: Path) -> dict[str, Any]:
+def _document(path: Path) -> Mapping[str, Any]:
     return _checked(read_config(path), path)
 
 

@@ -9,7 +9,7 @@ costs most of a millisecond to create.
 
 from __future__ import annotations
 
-from typing import Any, Union
+from typing import Any
 
 from hespas_py.checks import Number, Table, shown
 
@@ -68,7 +68,7 @@ class Rates:
 
 
 #: Any rule a config key can have.
-Rule = Union[Number, Table, Kind, Choice, Rates]
+Rule = Number | Table | Kind | Choice | Rates
 
 FLAG = Kind(bool)
 TEXT = Kind(str)

@@ -1,5 +1,5 @@
-"""Per-device peak memory of a module's program (stage after `hespas_py.estimate`: it reuses the
-fusion plan of ``fused_roofline``; nothing imports it back but the pipeline and the CLI).
+"""Per-device peak memory of a module's program (stage after `hespas_py.kernels`: it plans kernels
+as ``fused_roofline`` does; nothing imports it back but the pipeline and the CLI).
 
 `analyze` counts a module, `peak_of_file` a module file;
 `liveness` walks one scope (`intervals`: its buffers over kernel positions and their peak);

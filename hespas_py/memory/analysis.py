@@ -6,13 +6,14 @@ Why and how: docs/memory.md.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from hespas_py.errors import HespasError
-from hespas_py.estimate.fusion.rules import GpuRules
 from hespas_py.hardware import Params
+from hespas_py.kernels import GpuRules
 from hespas_py.memory.backend import BACKENDS, Backend
 from hespas_py.memory.intervals import TOP_BUFFERS, Buffer
 from hespas_py.memory.liveness import scope_peak
@@ -20,7 +21,6 @@ from hespas_py.mlir.aliases import ANY_OUTPUT
 from hespas_py.mlir.ops import Module, TensorType
 from hespas_py.mlir.reader import load_module
 from hespas_py.split.combine import DEFAULT_COMBINE, Thresholds
-
 
 #: Bytes per element of a tuple's pointer table (64-bit device pointers).
 TUPLE_POINTER_BYTES = 8
@@ -74,12 +74,12 @@ def _donated_outputs(arg_types: tuple[TensorType, ...], result_types: tuple[Tens
     for arg, output in sorted(aliases.items(), key=lambda item: item[1] == ANY_OUTPUT):
         if arg >= len(arg_types):
             continue
-        if output == ANY_OUTPUT:
-            output = next((k for k, t in enumerate(result_types)
-                           if k not in claimed and t == arg_types[arg]), None)
-        if output is None or output in claimed or output >= len(result_types):
+        taker = output if output != ANY_OUTPUT else next(
+            (k for k, t in enumerate(result_types) if k not in claimed and t == arg_types[arg]),
+            None)
+        if taker is None or taker in claimed or taker >= len(result_types):
             continue
-        claimed[output] = arg
+        claimed[taker] = arg
     return claimed
 
 
@@ -123,7 +123,7 @@ def analyze(module: Module, fused_attention: bool = False, combine: Thresholds =
                  for t in entry.arg_types]
     producers = {r: op.name for op in entry.ops for r in op.results}
     outputs = [Buffer(producers.get(v, "parameter"), t.shape, t.dtype, t.nbytes, "output")
-               for v, t in zip(returned, entry.result_types)]
+               for v, t in zip(returned, entry.result_types, strict=True)]
     top = sorted([*arguments, *outputs, *temporaries.live], key=lambda b: -b.bytes)
     return MemoryReport(
         arguments_bytes=sum(b.bytes for b in arguments),

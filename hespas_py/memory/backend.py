@@ -5,12 +5,11 @@ between jaxlib 0.10 and 0.11; ``"cpu"`` is the installed jaxlib's."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Iterator
 
-from hespas_py.estimate.fusion.rules import FusionPasses
-from hespas_py.estimate.fusion.scope import Node, Scope
 from hespas_py.jaxcompat import JAXLIB_RELEASE
+from hespas_py.kernels import FusionPasses, Node, Scope
 
 #: The op families of `Backend.f32_ops`, by op name.
 FAMILY = {"dot_general": "dot", "dot": "dot", "convolution": "convolution"}
@@ -103,7 +102,7 @@ def sliced_state(node: Node, fresh: Iterator[int]) -> set[int]:
             readers.setdefault(k, []).append((inner.op.short_name, i))
     positions = [k for k in range(len(node.op.operands)) if k not in node.sunk]
     sliced = set()
-    for key, k in zip(node.inputs, positions):
+    for key, k in zip(node.inputs, positions, strict=False):
         arg = keys[body.args[k]]
         if k < len(scope.returned) and scope.returned[k] == arg and readers.get(arg) \
                 and all(r == ("dynamic_slice", 0) for r in readers[arg]):

@@ -6,14 +6,18 @@ Why and how: docs/memory.md.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
-from hespas_py.estimate.fusion.convolution import CONV_BACKWARD_FILTER, CONV_FORWARD, \
-    conv_kind, padded_input
-from hespas_py.estimate.fusion.kernel import Kind
-from hespas_py.estimate.fusion.layout_chains import chain_copies
-from hespas_py.estimate.fusion.planner import Planner
+from hespas_py.kernels import (
+    CONV_BACKWARD_FILTER,
+    CONV_FORWARD,
+    Kind,
+    Planner,
+    chain_copies,
+    conv_kind,
+    padded_input,
+)
 from hespas_py.mlir.ops import TensorType
 
 
@@ -97,11 +101,12 @@ def padded_inputs(planner: Planner, time: Callable[[int], list[int]]
             filters.append(i)
     for i in filters:
         node = planner.nodes[i]
-        pad = forward.get((node.inputs[0], node.op.operand_types[1].num_elements,
-                           node.op.result_types[0].num_elements))
-        if pad is not None:
-            pads[pad].append(i)
-    added, moved = [], {}
+        found = forward.get((node.inputs[0], node.op.operand_types[1].num_elements,
+                             node.op.result_types[0].num_elements))
+        if found is not None:
+            pads[found].append(i)
+    added: list[AddedBuffer] = []
+    moved: dict[int, set[int]] = {}
     for (key, padded, _, _), nodes in pads.items():
         times = [t for i in nodes for t in time(i)]
         added.append(AddedBuffer("pad", padded, min(times), max(times)))

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import bisect
 import heapq
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Sequence
 
 #: Buffers of a scope's peak kept for the report, largest first.
 TOP_BUFFERS = 10

@@ -8,20 +8,27 @@ from __future__ import annotations
 
 import itertools
 import logging
-from typing import Collection, Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 
 from hespas_py.dag import Dag
-from hespas_py.estimate.fusion.kernel import Kind
-from hespas_py.estimate.fusion.planner import Planner
-from hespas_py.estimate.fusion.rules import GpuRules
-from hespas_py.estimate.fusion.scope import IN_PLACE, OpClass, Scope
+from hespas_py.kernels import IN_PLACE, GpuRules, Kind, OpClass, Planner, Scope
 from hespas_py.memory.backend import FAMILY, XLA_GPU, Backend, sliced_state
 from hespas_py.memory.gpu_buffers import added_buffers
-from hespas_py.memory.intervals import (Buffer, Interval, ScopePeak, borrow_output_buffers,
-                                        sweep)
+from hespas_py.memory.intervals import (
+    Buffer,
+    Interval,
+    ScopePeak,
+    borrow_output_buffers,
+    sweep,
+)
 from hespas_py.mlir.ops import DTYPE_BYTES, Op, Region, TensorType
-from hespas_py.split.combine import (DEFAULT_COMBINE, Thresholds, combine_all, pending_entry,
-                                     schedule_merged)
+from hespas_py.split.combine import (
+    DEFAULT_COMBINE,
+    Thresholds,
+    combine_all,
+    pending_entry,
+    schedule_merged,
+)
 
 _log = logging.getLogger(__name__)
 #: Ops whose result is their first operand updated in place (XLA's in-place input/output pairs).
@@ -82,7 +89,7 @@ class _Walk:
         self.sliced_state: dict[int, set[int]] = {}  # per while node, `sliced_state`
         keys = {a: next(fresh) for a in args}
         self.scope = Scope(ops, keys, fresh)
-        self.scope.types.update((keys[a], t) for a, t in zip(args, arg_types))
+        self.scope.types.update((keys[a], t) for a, t in zip(args, arg_types, strict=True))
         self.outputs = {self.scope.env[v] for v in outputs if v in self.scope.env}
         self.outputs.update(self.scope.returned)
         self.planner = Planner(self.scope, self.outputs, fused_attention, rules, backend.fusion)
@@ -118,7 +125,9 @@ class _Walk:
                 for key in node.outputs:
                     if key in self.outputs and self._widened(node.op, key):
                         # an output it writes in f32 first, then converts into the output
-                        scratch.append(Interval(t, t, self._type(node.op, key).nbytes, key))
+                        wide = self._type(node.op, key)
+                        assert wide is not None, "a widened value has a type"
+                        scratch.append(Interval(t, t, wide.nbytes, key))
                     if key not in death or self._writer(key) is not group:
                         continue
                     vtype = self._type(node.op, key)
@@ -135,7 +144,7 @@ class _Walk:
         if output_slots:
             end = kernels[-1][0] + 1 if kernels else 0
             intervals = borrow_output_buffers(intervals, [
-                (self.planner.nbytes(key), self._written(key, end))
+                (self.planner.nbytes(key) if key is not None else 0, self._written(key, end))
                 for key in (self.scope.env.get(v) for v in output_slots)])
         return sweep(intervals, extra, self._buffer)
 
@@ -182,11 +191,14 @@ class _Walk:
     def _type(self, op: Op, key: int) -> TensorType | None:
         """The type of the buffer ``op`` writes for value ``key`` (f32 where `_widened`)."""
         vtype = self.scope.types.get(key)
-        return TensorType(vtype.shape, "f32") if self._widened(op, key) else vtype
+        return TensorType(vtype.shape, "f32") if vtype is not None and self._widened(op, key) \
+            else vtype
 
     def _writer(self, key: int):
         """The kernel (planner group) that writes ``key``."""
-        return self.planner.groups[self.planner.writer_group(key)]
+        group = self.planner.writer_group(key)
+        assert group is not None, "asked only of a value a kernel writes"
+        return self.planner.groups[group]
 
     def _written(self, key: int | None, end: int) -> int:
         """When output value ``key`` is written: its kernel's position (``end`` for a value no
@@ -232,7 +244,8 @@ class _Walk:
                     or (key in planner.producer and self._widened(
                         planner.nodes[planner.producer[key]].op, key)):
                 continue
-            widened, plain = [], []
+            widened: list[int] = []
+            plain: list[int] = []
             for g in planner.reader_groups(key):
                 group = planner.groups[g]
                 (widened if all(self._reads_f32(planner.nodes[u], key, vtype.dtype) for u in users
@@ -292,4 +305,5 @@ class _Walk:
             return interval.shown
         node = self.planner.nodes[self.planner.producer[interval.key]]
         vtype = self._type(node.op, interval.key)
+        assert vtype is not None, "a temporary buffer has a type"
         return Buffer(node.op.name, vtype.shape, vtype.dtype, interval.nbytes, "temporary")

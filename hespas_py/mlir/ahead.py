@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import contextlib
 import threading
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 from hespas_py.forking import wait_thread_gone
 from hespas_py.mlir.source import ModuleSource, ParsedModule, ParserFailed, parse, pick_source
 
 #: Parses started and not taken yet, by (file, module).
-_started: dict[tuple[Path, int | None], "_Ahead"] = {}
+_started: dict[tuple[Path, int | None], _Ahead] = {}
 
 
 class _Ahead:

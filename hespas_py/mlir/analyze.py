@@ -6,8 +6,9 @@ Why and how: docs/mlir.md.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 from hespas_py.mlir.ops import TERMINATORS, Module, Op, Region
 

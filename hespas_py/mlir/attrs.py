@@ -7,27 +7,31 @@ from __future__ import annotations
 
 import json
 import math
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from hespas_py.mlir.bindings import ir, mhlo, stablehlo
 from hespas_py.mlir.meshes import Mesh, mesh_axes_groups
 
 Attributes = Any  # an op's live attribute map (ir.OpAttributeMap)
+# The `type: ignore`s below: jaxlib hands out attributes and types downcast to their concrete
+# class at run time (`.value`, `.shape`, iteration), which its stubs type as the base class.
 
 
 def _ints(attr: ir.Attribute) -> tuple[int, ...]:
     """A 1-D integer array attribute (``array<i64: ...>``, ``dense<...>``, ``[1, 2]``) as a tuple."""
     if isinstance(attr, ir.DenseElementsAttr) and attr.is_splat:
-        return (attr.get_splat_value().value,) * math.prod(attr.type.shape)
+        shape = attr.type.shape  # type: ignore[attr-defined]
+        return (attr.get_splat_value().value,) * math.prod(shape)  # type: ignore[attr-defined]
     if isinstance(attr, ir.ArrayAttr):
-        return tuple(element.value for element in attr)
-    return tuple(attr)
+        return tuple(element.value for element in attr)  # type: ignore[attr-defined]
+    return tuple(attr)  # type: ignore[arg-type]
 
 
 def _rows(attr: ir.Attribute) -> tuple[tuple[int, ...], ...]:
     """A 2-D integer elements attribute (replica groups, padding, pairs) as a tuple of rows."""
     flat = _ints(attr)
-    shape = attr.type.shape
+    shape = attr.type.shape  # type: ignore[attr-defined]
     if len(shape) != 2 or shape[1] == 0:
         return (flat,) if flat else ()
     width = shape[1]
@@ -80,7 +84,7 @@ def _precisions(attr: ir.Attribute) -> tuple[str, ...]:
 
 def _value(attr: ir.Attribute) -> Any:
     """The value of an integer, string or symbol-reference attribute."""
-    return attr.value
+    return attr.value  # type: ignore[attr-defined]
 
 
 def _known_trip_count(attr: ir.Attribute) -> int | None:
@@ -90,8 +94,8 @@ def _known_trip_count(attr: ir.Attribute) -> int | None:
         if isinstance(attr, ir.StringAttr):
             count = json.loads(attr.value)["known_trip_count"]["n"]
         else:
-            count = ir.DictionaryAttr(ir.DictionaryAttr(attr)["known_trip_count"])["n"]
-            count = count.value
+            count = ir.DictAttr(ir.DictAttr(attr)["known_trip_count"])["n"]
+            count = count.value  # type: ignore[attr-defined]
         return int(count)
     except (KeyError, TypeError, ValueError, AttributeError):
         return None
@@ -120,9 +124,11 @@ _MAX_VECTOR = 131_072
 def _int_vector(attr: ir.Attribute) -> tuple[int, ...] | None:
     """The elements of a 1-D, non-splat integer constant of at most `_MAX_VECTOR` elements (the
     offset tables XLA's SPMD partitioner indexes by device id), or `None` for anything else."""
-    if (isinstance(attr, ir.DenseIntElementsAttr) and not attr.is_splat
-            and attr.type.rank == 1 and attr.type.shape[0] <= _MAX_VECTOR):
-        return tuple(attr)
+    if not isinstance(attr, ir.DenseIntElementsAttr) or attr.is_splat:
+        return None
+    kind: Any = attr.type  # a RankedTensorType at run time, `ir.Type` to the stubs
+    if kind.rank == 1 and kind.shape[0] <= _MAX_VECTOR:
+        return tuple(attr)  # type: ignore[arg-type]
     return None
 
 
@@ -154,7 +160,7 @@ _SCATTER = _struct("ScatterDimensionNumbers", (
 ))
 
 # Per op kind: (our key, MLIR attribute name, converter); absent attributes are left out.
-_Spec = tuple[tuple[str, str, Callable[[ir.Attribute], Any]], ...]
+_Spec = tuple[tuple[str, str, Callable[..., Any]], ...]  # convert(attr), or (attr, meshes)
 _WINDOW: _Spec = (
     ("window_dimensions", "window_dimensions", _ints),
     ("window_strides", "window_strides", _ints),
@@ -266,7 +272,7 @@ class AttributeReader:
     def _convert(self, op_name: str, found: tuple[ir.Attribute | None, ...], global_ids: bool) -> dict[str, Any]:
         values: dict[str, Any] = {}
         memo = self._memo
-        for (key, name, convert), attr in zip(_OP_SPECS[op_name], found):
+        for (key, name, convert), attr in zip(_OP_SPECS[op_name], found, strict=True):
             if attr is None:
                 continue
             value = memo.get((convert, attr), memo)

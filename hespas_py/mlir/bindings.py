@@ -8,8 +8,7 @@ Which module each comes from depends on the jaxlib release (`hespas_py.jaxcompat
 
 from __future__ import annotations
 
-from hespas_py.jaxcompat import (chlo, generic_op_views, ir, mhlo, register_dialects, sdy,
-                                 stablehlo)
+from hespas_py.jaxcompat import chlo, generic_op_views, ir, mhlo, register_dialects, sdy, stablehlo
 
 __all__ = ["chlo", "generic_op_views", "ir", "make_context", "mhlo", "sdy", "stablehlo"]
 

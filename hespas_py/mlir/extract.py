@@ -5,8 +5,8 @@ Why and how: docs/mlir.md.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Iterator, Sequence
 
 from hespas_py.errors import HespasError
 from hespas_py.mlir.bindings import ir
@@ -96,34 +96,34 @@ class BlockExtractor:
         sources = [self.source_op(op) for op in ops]
         types: dict[int, ir.Type] = {}
         captured: list[list[ir.Value]] = []
-        for op, source in zip(ops, sources):
+        for op, source in zip(ops, sources, strict=True):
             values = _captured(source)
             if len(values) != len(op.captures):
                 raise HespasError(f"{self.path}: {op.name} #{op.index} captures "
                                   f"{len(values)} values, the block says {len(op.captures)}")
             captured.append(values)
-            types.update(zip(op.operands, (v.type for v in source.operands)))
-            types.update(zip(op.captures, (v.type for v in values)))
+            types.update(zip(op.operands, (v.type for v in source.operands), strict=True))
+            types.update(zip(op.captures, (v.type for v in values), strict=True))
         inputs = {value: types[value] for value in block_inputs(ops)}
         with self.context, ir.Location.unknown():
             module = ir.Module.create()
             function = ir.Operation.create("func.func", regions=1, attributes={
                 "sym_name": ir.StringAttr.get("main")})
             entry = function.regions[0].blocks.append(*inputs.values())
-            new_value = dict(zip(inputs, entry.arguments))
+            new_value = dict(zip(inputs, entry.arguments, strict=True))
             point = ir.InsertionPoint(entry)
             results: list[ir.Value] = []
             sources_set = set(sources)
-            for op, source, values in zip(ops, sources, captured):
+            for op, source, values in zip(ops, sources, captured, strict=True):
                 clone = source.clone(ip=point)
                 for i, value in enumerate(op.operands):
                     clone.operands[i] = new_value[value]
-                remap = {old: new_value[v] for old, v in zip(values, op.captures)}
+                remap = {old: new_value[v] for old, v in zip(values, op.captures, strict=True)}
                 for inner in _walk(clone):
-                    for i, value in enumerate(inner.operands):
-                        if value in remap:
-                            inner.operands[i] = remap[value]
-                for value, old, new in zip(op.results, source.results, clone.results):
+                    for i, operand in enumerate(inner.operands):
+                        if operand in remap:
+                            inner.operands[i] = remap[operand]
+                for value, old, new in zip(op.results, source.results, clone.results, strict=True):
                     new_value[value] = new
                     if _used_outside(old, sources_set):
                         results.append(new)
@@ -173,7 +173,7 @@ def _add_body(bodies: list[list[ir.Operation]], block: ir.Block) -> None:
 def _types(values: Sequence[ir.Value]) -> list[tuple[tuple[int, ...], str | None]]:
     """(shape, element type) of each value as the reader records it (no element type for
     tokens, tuples and futures)."""
-    out = []
+    out: list[tuple[tuple[int, ...], str | None]] = []
     for value in values:
         vtype = value.type
         if isinstance(vtype, ir.RankedTensorType):
@@ -193,7 +193,8 @@ def _read_types(types: Sequence[TensorType]) -> list[tuple[tuple[int, ...], str 
 def _used_outside(value: ir.Value, block_ops: set[ir.Operation]) -> bool:
     """Whether some user of ``value`` lies outside every op of the block."""
     for use in value.uses:
-        owner = use.owner.operation if hasattr(use.owner, "operation") else use.owner
+        owner: ir.Operation | ir.OpView | None = (
+            use.owner.operation if hasattr(use.owner, "operation") else use.owner)
         while owner is not None and owner not in block_ops:
             parent = owner.parent
             owner = parent.operation if parent is not None else None

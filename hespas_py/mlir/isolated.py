@@ -62,7 +62,7 @@ def _answers(data: bytes) -> dict:
 def _main() -> None:
     """The child: read the pickled (source, outline) from stdin; write pickled ("diagnostic",
     the parser's first error), then ("module", Module) or ("error", message) to stdout."""
-    from hespas_py.mlir.reader import read_parsed
+    from hespas_py.mlir.parsed_reader import read_parsed
     from hespas_py.mlir.source import parse
 
     def send(kind: str, value: object) -> None:

@@ -9,7 +9,7 @@ initial value sit inside ``mhlo.fusion`` bodies or behind ``mhlo.copy``.
 
 from __future__ import annotations
 
-from typing import Mapping
+from collections.abc import Mapping
 
 from hespas_py.mlir.ops import Op, Region, scalar_int
 
@@ -35,7 +35,7 @@ def trip_count(operands: tuple[int, ...], cond: Region, body: Region, defs: Defi
         return None
     compare_op, (lhs, rhs) = compare[0], compare[1][:2]
     direction = compare_op.attrs.get("comparison_direction")
-    for iv, bound, relation in ((lhs, rhs, direction), (rhs, lhs, _FLIPPED.get(direction))):
+    for iv, bound, relation in ((lhs, rhs, direction), (rhs, lhs, _FLIPPED.get(direction or ""))):
         if iv not in cond.args:
             continue
         k = cond.args.index(iv)
@@ -116,7 +116,7 @@ def _producer(value: int, defs: Definitions) -> tuple[Op, tuple[int, ...]] | Non
     if op.short_name != "fusion" or not op.regions:
         return op, op.operands
     region = op.regions[0]
-    outer_of = dict(zip(region.args, op.operands))
+    outer_of = dict(zip(region.args, op.operands, strict=True))
     inner = region.ops[-1].operands[op.results.index(value)]
     if inner in outer_of:
         return _producer(outer_of[inner], defs)

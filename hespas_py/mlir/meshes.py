@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from hespas_py.errors import HespasError
@@ -28,7 +29,7 @@ class Mesh:
     device_ids: tuple[int, ...]
 
     @classmethod
-    def of(cls, axes: list[tuple[str, int]], device_ids: list[int]) -> "Mesh":
+    def of(cls, axes: list[tuple[str, int]], device_ids: list[int]) -> Mesh:
         """A mesh whose device ids default to the iota when ``device_ids`` is empty;
         `ValueError` for more than `MAX_DEVICES` devices."""
         size = math.prod(axis_size for _, axis_size in axes)
@@ -44,46 +45,51 @@ def read_meshes(module: ir.Module, path: str = "") -> dict[str, Mesh]:
     declaration order."""
     meshes: dict[str, Mesh] = {}
     for op in module.body.operations:
-        op = op.operation
-        if op.name != "sdy.mesh":
+        operation = op.operation
+        if operation.name != "sdy.mesh":
             continue
-        mesh = sdy.MeshAttr(op.attributes["mesh"])
+        mesh = sdy.MeshAttr(operation.attributes["mesh"])
         axes = [sdy.MeshAxisAttr(axis) for axis in mesh.axes]
+        name = ir.StringAttr(operation.attributes["sym_name"]).value
         try:
-            meshes[op.attributes["sym_name"].value] = Mesh.of(
-                [(axis.name, axis.size) for axis in axes], list(mesh.device_ids))
+            meshes[name] = Mesh.of([(axis.name, axis.size) for axis in axes],
+                                   list(mesh.device_ids))
         except ValueError as exc:
-            raise HespasError(f"{path}: sdy.mesh @{op.attributes['sym_name'].value}: {exc}") from None
+            raise HespasError(f"{path}: sdy.mesh @{name}: {exc}") from None
     return meshes
 
 
-def mesh_axes_groups(attr: ir.Attribute, meshes: dict[str, Mesh]) -> tuple[tuple[int, ...], ...]:
+def mesh_axes_groups(attr: ir.Attribute,
+                     meshes: Mapping[str, Mesh]) -> tuple[tuple[int, ...], ...]:
     """The explicit groups of a ``#stablehlo.replica_group_mesh_axes`` attribute.
 
     Its mesh is either inline (``#stablehlo.mesh<...>``) or a reference to an ``sdy.mesh``
     symbol (the MLIR verifier has checked that the symbol exists). Raises `ValueError` for an
     axis the mesh does not have.
     """
+    # The ignores: jaxlib's generated stubs type these lists as one Attribute and these optional
+    # attributes as object; at run time they are lists and attributes (elements iterate).
     groups_attr = stablehlo.ReplicaGroupMeshAxesAttr(attr)
     mesh_attr = groups_attr.mesh
     if isinstance(mesh_attr, ir.FlatSymbolRefAttr):
         mesh = meshes[mesh_attr.value]
     else:
         inline = stablehlo.MeshAttr(mesh_attr)
-        axes = [stablehlo.MeshAxisAttr(axis) for axis in inline.axes]
+        axes = [stablehlo.MeshAxisAttr(axis) for axis in inline.axes]  # type: ignore[attr-defined]
         ids = inline.device_ids
         mesh = Mesh.of(
             [(axis.name, axis.size) for axis in axes],
-            list(ir.DenseIntElementsAttr(ids)) if ids is not None else [],
+            list(ir.DenseIntElementsAttr(ids))  # type: ignore[arg-type, call-overload]
+            if ids is not None else [],
         )
     refs = []
-    for ref_attr in groups_attr.axes:
+    for ref_attr in groups_attr.axes:  # type: ignore[attr-defined]
         ref = stablehlo.AxisRefAttr(ref_attr)
         sub = ref.sub_axis_info
         if sub is None:
             refs.append((ref.name, 1, 0))
         else:
-            sub = stablehlo.SubAxisInfoAttr(sub)
+            sub = stablehlo.SubAxisInfoAttr(sub)  # type: ignore[arg-type]
             refs.append((ref.name, sub.pre_size, sub.size))
     return groups_over_axes(mesh, refs)
 

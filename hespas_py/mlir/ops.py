@@ -7,9 +7,10 @@ arguments included), so def-use edges are plain integer lookups.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from operator import attrgetter
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 from hespas_py.fast_init import fast_constructor
 
@@ -51,7 +52,7 @@ class TensorType:
 
     shape: tuple[int, ...]
     dtype: str
-    elements: tuple["TensorType", ...] = ()
+    elements: tuple[TensorType, ...] = ()
 
     @property
     def is_array(self) -> bool:
@@ -88,7 +89,7 @@ class Region:
 
     args: tuple[int, ...]
     arg_types: tuple[TensorType, ...]
-    ops: tuple["Op", ...]
+    ops: tuple[Op, ...]
 
 
 @dataclass(frozen=True, slots=True)

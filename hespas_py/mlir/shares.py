@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import itertools
 import marshal
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from hespas_py.mlir.loops import TRACKED
 from hespas_py.mlir.ops import Op, Region, TensorType, new_op
@@ -46,7 +47,7 @@ class ShareEncoder:
         self._ids, self._types, self._borrowed = ids, types, borrowed
         self._type_index = {id(None): -1}       # id(TensorType) -> its index in the decoder's table
         self._attrs_index: dict[int, int] = {}  # id(attribute dict) -> likewise
-        self._attrs_sent: list[dict[str, Any]] = []  # keeps those ids from being reused
+        self._attrs_sent: list[Mapping[str, Any]] = []  # keeps those ids from being reused
         self._types_sent = len(types)           # ids below have their types sent (or are not ours)
         self._keys_seen = len(ids)              # entries of ids already looked at
         self._borrowed_sent = 0
@@ -54,7 +55,7 @@ class ShareEncoder:
     def chunk(self, ops: Sequence[Op]) -> bytes:
         """The next chunk: ``ops`` and what the decoder needs to know first."""
         new_types: list[tuple] = []
-        new_attrs: list[dict[str, Any]] = []
+        new_attrs: list[dict[str, Any]] = []  # marshalled: the reader's attrs are dicts
         defined: list[int] = []  # ids the ops and their regions define (not those of a function
         # the child read first: the parent reads it again)
 
@@ -63,7 +64,7 @@ class ShareEncoder:
             if attrs is None:
                 attrs = self._attrs_index[id(op.attrs)] = len(self._attrs_sent)
                 self._attrs_sent.append(op.attrs)
-                new_attrs.append(op.attrs)
+                new_attrs.append(op.attrs)  # type: ignore[arg-type]
             regions: Any = op.regions
             calls = op.name == "func.call"
             if calls:
@@ -139,7 +140,7 @@ class ShareDecoder:
         types.extend([table[i] if i >= 0 else None for i in value_types])
         self._types_end = len(types)
         self.holes += len(value_types) - len(defined)
-        ids.update(zip(keys, [i + delta for i in defined] if delta else defined))
+        ids.update(zip(keys, [i + delta for i in defined] if delta else defined, strict=True))
         ops, decode, deferred = self._ops, self._decode, self._deferred
         for record in records:
             if record[-1] and record[0] not in TRACKED:  # calls a function: built by finish

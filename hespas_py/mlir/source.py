@@ -8,8 +8,9 @@ from __future__ import annotations
 import gzip
 import re
 import zlib
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Callable, Mapping, NamedTuple, NoReturn
+from typing import NamedTuple, NoReturn
 
 from hespas_py.errors import HespasError
 from hespas_py.mlir.bindings import ir, make_context, stablehlo
@@ -345,23 +346,24 @@ def _one_line(message: object) -> str:
 def module_name(module: ir.Module) -> str:
     """The module's symbol name (``module @name``), or ``""``."""
     attributes = module.operation.attributes
-    return attributes["sym_name"].value if "sym_name" in attributes else ""
+    return ir.StringAttr(attributes["sym_name"]).value if "sym_name" in attributes else ""
 
 
 def func_ops(module: ir.Module) -> dict[str, ir.Operation]:
     """The module's ``func.func`` ops by symbol name, in module order."""
     functions = {}
     for op in module.body.operations:
-        op = op.operation
-        if op.name == "func.func":
-            functions[op.attributes["sym_name"].value] = op
+        operation = op.operation
+        if operation.name == "func.func":
+            functions[ir.StringAttr(operation.attributes["sym_name"]).value] = operation
     return functions
 
 
 def is_public(func: ir.Operation) -> bool:
     """Whether a ``func.func`` is public (no ``sym_visibility``, or ``"public"``)."""
     attributes = func.attributes
-    return "sym_visibility" not in attributes or attributes["sym_visibility"].value == "public"
+    return ("sym_visibility" not in attributes
+            or ir.StringAttr(attributes["sym_visibility"]).value == "public")
 
 
 def entry_name(path: str, public: Mapping[str, bool]) -> str:

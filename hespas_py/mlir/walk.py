@@ -10,7 +10,8 @@ forked processes.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable, NamedTuple, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, NamedTuple
 
 from hespas_py.errors import HespasError
 from hespas_py.mlir.attrs import OPS_WITH_ATTRIBUTES, AttributeReader
@@ -38,7 +39,7 @@ class _OpKind(NamedTuple):
     tracked: bool
 
     @classmethod
-    def of(cls, name: str) -> "_OpKind":
+    def of(cls, name: str) -> _OpKind:
         return cls(name, name in OPS_WITH_ATTRIBUTES, name in TRACKED)
 
 
@@ -66,7 +67,7 @@ class FunctionWalk:
         self._defs: dict[int, Op] = {}  # SSA id -> defining op, for the ops loops.TRACKED lists
         self._attributes = AttributeReader(meshes)
         self._kinds: dict[str, _OpKind] = {}  # op name -> its kind
-        # In a forked child (`reader._FunctionReader._encoded_share`): placeholder id -> key of a
+        # In a forked child (`parsed_reader._FunctionReader._encoded_share`): placeholder id -> key of a
         # value an earlier share defines. Ids of a decoded share that stand for no value of it
         # leave holes in `_types` (placeholders, values of functions the child read); `_holes`
         # counts them.
@@ -100,7 +101,7 @@ class FunctionWalk:
         if op is None:
             raise HespasError(f"{self._path}: call of undefined function @{name}")
         self._in_progress.add(name)
-        function_type = op.attributes["function_type"].value
+        function_type = ir.FunctionType(ir.TypeAttr(op.attributes["function_type"]).value)
         region = op.regions[0]
         if len(region.blocks) != 1:
             raise HespasError(f"{self._path}: @{name} has {len(region.blocks)} blocks; expected 1")
@@ -167,7 +168,7 @@ class FunctionWalk:
         arg_types = tuple([self._type(a.type) for a in arguments])
         types.extend(arg_types)
         args = tuple(range(first, len(types)))
-        self._ids.update(zip(map(self._value_key, arguments), args))
+        self._ids.update(zip(map(self._value_key, arguments), args, strict=True))
         return args, arg_types
 
     def _ops(self, views: Iterable[ir.OpView], start: int = 0) -> list[Op]:
@@ -195,6 +196,8 @@ class FunctionWalk:
                 regions = captures = ()
             results = op.results
             first = len(types)
+            result_ids: tuple[int, ...]
+            result_types: tuple[TensorType, ...]
             if len(results) == 1:  # the common case, without building the result list
                 result = results[0]
                 result_type = result.type
@@ -206,7 +209,7 @@ class FunctionWalk:
                 result_types = tuple([type_of(t) for t in results.types])
                 types.extend(result_types)
                 result_ids = tuple(range(first, len(types)))
-                ids.update(zip(map(key, results), result_ids))
+                ids.update(zip(map(key, results), result_ids, strict=True))
             converted = new_op(name, result_ids, operands, result_types, tuple(map(type_at, operands)),
                                 attrs, regions, captures, index)
             if kind.tracked:
@@ -257,7 +260,8 @@ class OutlineWalk(FunctionWalk):
             op = view.operation
             name = op.name
             name = (kinds.get(name) or self._kind(name)).name
-            attrs, regions = _NO_ATTRS, ()
+            attrs = _NO_ATTRS
+            regions: tuple[Region, ...] = ()
             if name == "func.call":
                 attrs = self._attributes.read(name, op.attributes)
                 regions = (self._callee_region(attrs["callee"]),)

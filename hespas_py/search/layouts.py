@@ -4,7 +4,8 @@ lists."""
 from __future__ import annotations
 
 import itertools
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from hespas_py.errors import HespasError
 
@@ -45,5 +46,6 @@ def layouts(devices: int, axes: Sequence[str],
     for key in settings:
         if key in axes:
             raise HespasError(f"--set {key}: {key} is an axis (its sizes are enumerated)")
-    combos = [dict(zip(settings, values)) for values in itertools.product(*settings.values())]
+    combos = [dict(zip(settings, values, strict=True))
+              for values in itertools.product(*settings.values())]
     return [{**sizes, **combo} for sizes in assignments(devices, axes) for combo in combos]

@@ -8,8 +8,9 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from hespas_py.errors import HespasError
 from hespas_py.search.run import SearchResult
@@ -54,7 +55,7 @@ def plot_layouts(result: SearchResult, path: Path) -> None:
     labels = [" ".join(f"{k}={r.get(k)}" for k in keys) for r in rows]
     fig, ax = plt.subplots(figsize=(7, 1 + 0.28 * len(rows)))
     bars = ax.barh(range(len(rows)), [r["step_time_s"] * 1e3 for r in rows], color="tab:blue")
-    for bar, row in zip(bars, rows):
+    for bar, row in zip(bars, rows, strict=True):
         if row.get("fits") is False:
             bar.set_hatch("//")
             bar.set_color("tab:gray")

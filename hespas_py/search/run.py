@@ -13,15 +13,16 @@ batch. Traces and simulations are the sweep's own tasks and store entries, so ev
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 import jaxlib
 
-from hespas_py.estimate.base import DEFAULT_ESTIMATOR
+from hespas_py.estimators.base import DEFAULT_ESTIMATOR
 from hespas_py.export.batch import ExportJob, export_many
-from hespas_py.export.exporter import parse_spec
+from hespas_py.export.step import parse_spec
 from hespas_py.search.layouts import layouts as enumerate_layouts
 from hespas_py.sweep.backends import Backend
 from hespas_py.sweep.keys import code_version, digest
@@ -150,7 +151,7 @@ class _Exports:
             progress("exports", 0, len(todo))
         while backend.pending:
             members, outcomes = backend.next_done()
-            for index, (ok, outcome) in zip(members, outcomes):
+            for index, (ok, outcome) in zip(members, outcomes, strict=True):
                 self.made += 1
                 if ok:
                     write_atomically(self.file(keys[index]), outcome)

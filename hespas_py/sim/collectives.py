@@ -12,12 +12,15 @@ from __future__ import annotations
 
 import math
 from collections import deque
+from typing import TYPE_CHECKING
 
 from hespas_py.sim.errors import Rejected
+from hespas_py.sim.event_kinds import GENERAL, PACKET_RECEIVED
 from hespas_py.sim.topology import ANTICLOCKWISE, CLOCKWISE, BinaryTree, LogicalRing
 
-# Event kinds delivered to algorithms and streams.
-GENERAL, PACKET_RECEIVED, STREAM_INIT = 0, 1, 2
+if TYPE_CHECKING:
+    from hespas_py.sim.streams import Stream
+
 # Collective types (ASTRA-sim's ComType).
 REDUCE_SCATTER, ALL_GATHER, ALL_REDUCE, ALL_TO_ALL = 1, 2, 3, 4
 
@@ -47,6 +50,8 @@ class PacketBundle:
 
 class Ring:
     """ASTRA-sim's Ring algorithm: messages to the next NPU of a logical ring, one per step."""
+
+    stream: Stream  # the chunk that runs this phase; its `Stream` sets it
 
     def __init__(self, com_type: int, npu: int, ring: LogicalRing, data_size: int,
                  direction: int) -> None:
@@ -81,7 +86,6 @@ class Ring:
             self.final_data_size, self.msg_size = data_size, data_size // n
         self.packets: deque = deque()
         self.processed = False
-        self.stream = None
 
     def non_zero_latency_count(self) -> int:
         """Packets per round that travel the network."""
@@ -274,6 +278,8 @@ class DoubleBinaryTreeAllReduce:
     # States.
     BEGIN, WAIT_TWO, WAIT_ONE, TO_PARENT, FROM_PARENT, TO_CHILDREN, END = range(7)
 
+    stream: Stream  # the chunk that runs this phase; its `Stream` sets it
+
     def __init__(self, npu: int, tree: BinaryTree, data_size: int) -> None:
         self.id = npu
         self.data_size = data_size
@@ -288,7 +294,6 @@ class DoubleBinaryTreeAllReduce:
             self.kind = "leaf"
         else:
             self.kind = "intermediate"
-        self.stream = None
 
     def _bundle(self, needs_processing: bool) -> None:
         PacketBundle(self.stream, needs_processing, self.data_size, local=False)

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import json
 import marshal
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
 
 from hespas_py.chakra.files import SYMMETRIC_FILE
 from hespas_py.chakra.schema import NodeType
@@ -85,13 +85,13 @@ def of_traces(traces: Sequence[Trace]) -> Columns | None:
     reference = [skeleton(node) for node in first.nodes]
     for trace in firsts[1:]:
         if len(trace.nodes) != len(reference) or any(
-                skeleton(node) != ref for node, ref in zip(trace.nodes, reference)):
+                skeleton(node) != ref for node, ref in zip(trace.nodes, reference, strict=True)):
             return None
     positions = [p for p, node in enumerate(first.nodes) if node.type in _COMMUNICATION]
     rows = [[_value(trace.nodes[p]) for p in positions] for trace in firsts]
     shared: dict[Column, Column] = {}
     values = {}
-    for position, per_trace in zip(positions, zip(*rows)):
+    for position, per_trace in zip(positions, zip(*rows, strict=True), strict=True):
         column = tuple(per_trace[i] for i in of_npu)
         values[position] = shared.setdefault(column, column)
     return Columns(first, len(traces), values)

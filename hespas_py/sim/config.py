@@ -5,9 +5,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from hespas_py.chakra.files import COMM_GROUP_FILE, TRACE_PREFIX
 from hespas_py.errors import HespasError, unknown_preset
@@ -27,12 +28,12 @@ def system_files(folder: str | Path) -> dict[str, Path | None]:
     base = folder / "astra-sim" if (folder / "astra-sim").is_dir() else folder
     if not base.is_dir():
         raise HespasError(f"{folder}: no such folder")
-    files: dict[str, Path | None] = {
-        name: base / name for name in ("network.yml", "system.json", "remote_memory.json")}
+    found = {name: base / name for name in ("network.yml", "system.json", "remote_memory.json")}
     for name in ("network.yml", "system.json"):
-        if not files[name].is_file():
+        if not found[name].is_file():
             raise HespasError(f"{base}: no {name}")
-    if not files["remote_memory.json"].is_file():
+    files: dict[str, Path | None] = dict(found)
+    if not found["remote_memory.json"].is_file():
         files["remote_memory.json"] = None
     return files
 
@@ -41,12 +42,14 @@ def load_setup(files: Mapping[str, Path | None]) -> SystemSetup:
     """Read the network.yml, system.json and remote_memory.json named in ``files`` (as
     `system_files` or `resolve_system_files` give them); an absent remote_memory.json means no
     memory expansion."""
-    remote = files["remote_memory.json"]
-    network, system = load_network(files["network.yml"]), load_system(files["system.json"])
-    check_setup(system, network, str(files["system.json"]))
+    remote, network_file, system_file = (files[name] for name in (
+        "remote_memory.json", "network.yml", "system.json"))
+    assert network_file is not None and system_file is not None, "only remote memory is optional"
+    network, system = load_network(network_file), load_system(system_file)
+    check_setup(system, network, str(system_file))
     return SystemSetup(network, system,
                        load_remote_memory(remote) if remote is not None else RemoteMemoryConfig(),
-                       files["system.json"].parent)
+                       system_file.parent)
 
 
 def load_system_dir(folder: str | Path) -> SystemSetup:
@@ -113,7 +116,7 @@ class Machine:
     setup: SystemSetup
 
     @classmethod
-    def load(cls, system: str | Path) -> "Machine":
+    def load(cls, system: str | Path) -> Machine:
         """The machine of a system folder or preset (`resolve_system_files`)."""
         return cls(str(system), load_setup(resolve_system_files(system)))
 

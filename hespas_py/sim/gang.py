@@ -6,13 +6,13 @@ Why and how: docs/simulation.md.
 
 from __future__ import annotations
 
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 from hespas_py.chakra.schema import NodeType
+from hespas_py.sim.collective_times import CollectiveTimes
+from hespas_py.sim.columns import of_traces
 from hespas_py.sim.machine import NetworkConfig, SystemConfig
 from hespas_py.sim.network import EventQueue, Network
-from hespas_py.sim.columns import of_traces
-from hespas_py.sim.replicate import CollectiveTimes
 from hespas_py.sim.result import SimResult
 from hespas_py.sim.symmetry import group_layouts
 from hespas_py.sim.system import CommGroup, Sys
@@ -100,11 +100,13 @@ def run_gang(traces: Sequence[Trace], plan: tuple[list[Trace], list[dict[int, in
              system: SystemConfig, network: NetworkConfig,
              groups: Mapping[int, tuple[int, ...]]) -> SimResult:
     """Replay every NPU with its collectives timed once (`gang_plan`'s ``plan``; raises
-    `hespas_py.sim.replicate.NotSymmetric` when a collective's duration differs between NPUs)."""
+    `hespas_py.sim.collective_times.NotSymmetric` when a collective's duration differs between NPUs)."""
     from hespas_py.sim.prefetch import prefetch
 
     alone, ordinals, layouts = plan
-    times = CollectiveTimes(of_traces(alone), layouts, system, network, groups)
+    columns = of_traces(alone)
+    assert columns is not None, "gang_plan found the collectives alike"
+    times = CollectiveTimes(columns, layouts, system, network, groups)
     prefetch(times)
     queue = EventQueue()
     net = Network(network, queue)

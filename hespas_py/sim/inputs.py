@@ -12,16 +12,24 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 import yaml
 
 from hespas_py.checks import Number, shown
 from hespas_py.errors import HespasError
 from hespas_py.mlir.meshes import MAX_DEVICES
-from hespas_py.sim.machine import (ALGORITHMS, IMPLEMENTATION_KEYS, TOPOLOGIES, Algorithm,
-                                   NetworkConfig, RemoteMemoryConfig, SystemConfig)
+from hespas_py.sim.machine import (
+    ALGORITHMS,
+    IMPLEMENTATION_KEYS,
+    TOPOLOGIES,
+    Algorithm,
+    NetworkConfig,
+    RemoteMemoryConfig,
+    SystemConfig,
+)
 
 _UNSUPPORTED_SYSTEM_KEYS = (
     "all-reduce-implementation-custom", "all-gather-implementation-custom",

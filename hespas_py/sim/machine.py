@@ -6,9 +6,9 @@ with the names their entries may take. `hespas_py.sim.inputs` reads and validate
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Mapping
 
 import yaml
 

@@ -66,7 +66,7 @@ class Network:
         dims = []
         stride = 1
         for kind, count, bandwidth, latency in zip(config.topology, config.npus_count,
-                                                   config.bandwidth, config.latency):
+                                                   config.bandwidth, config.latency, strict=True):
             bytes_per_ns = bandwidth * (1 << 30) / 1_000_000_000
             dims.append((kind, count, stride, latency, bytes_per_ns))
             stride *= count

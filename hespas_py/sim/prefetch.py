@@ -11,11 +11,12 @@ prefetching changes speed, never results.
 
 from __future__ import annotations
 
+import functools
 import marshal
 
-from hespas_py.forking import Forked, max_jobs, shares
+from hespas_py.forking import Forked, marshalled, max_jobs, shares
+from hespas_py.sim.collective_times import CollectiveTimes, NotSymmetric
 from hespas_py.sim.errors import Rejected
-from hespas_py.sim.replicate import CollectiveTimes, NotSymmetric
 from hespas_py.sim.workload import SIMULATED_COLLECTIVES
 
 #: Fewest NPUs worth forking for: a collective on 128 NPUs takes tens of ms to simulate, a fork
@@ -39,7 +40,7 @@ def prefetch(times: CollectiveTimes) -> None:
     jobs = max_jobs()
     if jobs < 2 or times.network.num_npus < WORTH_IT_NPUS:
         return
-    distinct = {}
+    distinct: dict[tuple, int] = {}
     nodes = times.columns.trace.nodes
     for position in times.layouts:
         if nodes[position].ints.get("comm_type") in SIMULATED_COLLECTIVES:
@@ -48,12 +49,12 @@ def prefetch(times: CollectiveTimes) -> None:
     if len(positions) < 2:
         return
     ranges = shares(len(positions), min(jobs, len(positions)))
-    children = [Forked(lambda share=share: (marshal.dumps(_measured(times,
-                                                                    positions[slice(*share)])),))
+    children = [Forked(functools.partial(marshalled, _measured, times, positions[slice(*share)]))
                 for share in ranges[1:]]
     results = [_measured(times, positions[slice(*ranges[0])])]
     results += [marshal.loads(data) if (data := child.result()) is not None
-                else [None] * (stop - start) for child, (start, stop) in zip(children, ranges[1:])]
-    for position, duration in zip(positions, (d for share in results for d in share)):
+                else [None] * (stop - start)
+                for child, (start, stop) in zip(children, ranges[1:], strict=True)]
+    for position, duration in zip(positions, (d for share in results for d in share), strict=True):
         if duration is not None:
             times.record(position, at_start=False, duration=duration)

@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Mapping, Sequence
 
 from hespas_py.errors import HespasError
 from hespas_py.gc_pause import gc_paused
-from hespas_py.sim.errors import Rejected
+from hespas_py.sim.collective_times import NotSymmetric
 from hespas_py.sim.columns import of_symmetric_set, of_traces
+from hespas_py.sim.errors import Rejected
 from hespas_py.sim.gang import gang_plan, run_gang
 from hespas_py.sim.inputs import check_setup, load_comm_groups
 from hespas_py.sim.machine import NetworkConfig, RemoteMemoryConfig, SystemConfig
-from hespas_py.sim.replicate import NotSymmetric, run_replicated
+from hespas_py.sim.replicate import run_replicated
 from hespas_py.sim.result import SimResult
 from hespas_py.sim.symmetry import symmetric_plan
 from hespas_py.sim.trace import Trace, load_traces, trace_paths
@@ -83,15 +84,15 @@ def simulate(traces: TraceSet, system: SystemConfig, network: NetworkConfig, *,
                 columns = of_traces(resolved)
                 plan = None if columns is None else symmetric_plan(columns, system, network,
                                                                    groups)
-                if plan is not None:
+                if columns is not None and plan is not None:
                     try:
                         return run_replicated(columns, plan, system, network, groups, resolved)
                     except NotSymmetric:
                         pass
-                plan = gang_plan(resolved, system, network, groups)
-                if plan is not None:
+                gang = gang_plan(resolved, system, network, groups)
+                if gang is not None:
                     try:
-                        return run_gang(resolved, plan, system, network, groups)
+                        return run_gang(resolved, gang, system, network, groups)
                     except NotSymmetric:
                         pass
             return SimResult(tuple(w.result()

@@ -7,13 +7,20 @@ phases, and the per-dimension queues that hand phases their queue and ring direc
 from __future__ import annotations
 
 from collections import deque
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-from hespas_py.sim.collectives import GENERAL, PACKET_RECEIVED, STREAM_INIT
+from hespas_py.sim.event_kinds import GENERAL, PACKET_RECEIVED, STREAM_INIT
 from hespas_py.sim.topology import ANTICLOCKWISE, CLOCKWISE
 
-if TYPE_CHECKING:
-    from hespas_py.sim.system import Sys
+
+class StreamOwner(Protocol):
+    """The NPU a chunk runs on (`hespas_py.sim.system.Sys`), as its phases call it."""
+
+    def collective_send(self, size: int, dst: int, tag: int) -> None: ...
+
+    def collective_recv(self, size: int, src: int, tag: int, stream: Stream) -> None: ...
+
+    def proceed_to_next_phase(self, stream: Stream) -> None: ...
 
 
 class DataSet:
@@ -51,7 +58,9 @@ class Stream:
     __slots__ = ("stream_id", "owner", "dataset", "phases", "priority", "queue_id", "phase",
                  "initialized")
 
-    def __init__(self, owner: "Sys", dataset: DataSet, stream_id: int, phases: list[Phase],
+    phase: Phase  # the phase running, from the first `Sys.proceed_to_next_phase` on
+
+    def __init__(self, owner: StreamOwner, dataset: DataSet, stream_id: int, phases: list[Phase],
                  priority: int) -> None:
         self.stream_id = stream_id
         self.owner = owner
@@ -59,7 +68,6 @@ class Stream:
         self.phases = deque(phases)
         self.priority = priority
         self.queue_id = -1
-        self.phase: Phase | None = None
         self.initialized = False
         for phase in phases:
             phase.algorithm.stream = self

@@ -6,13 +6,13 @@ Why and how: docs/simulation.md.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Mapping, Sequence
 
 from hespas_py.chakra.schema import NodeType
 from hespas_py.sim.columns import Column, Columns, of_traces
 from hespas_py.sim.machine import NetworkConfig, SystemConfig
-from hespas_py.sim.network import Network
+from hespas_py.sim.network import EventQueue, Network
 from hespas_py.sim.trace import Trace
 from hespas_py.sim.workload import NATIVE_TAG_RANGE
 
@@ -74,7 +74,7 @@ def symmetric_plan(columns: Columns, system: SystemConfig, network: NetworkConfi
     nodes = columns.trace.nodes
     if any(node.type not in _SIMULATED for node in nodes):
         return None
-    net = Network(network, None)
+    net = Network(network, EventQueue())  # geometry only: no events
     layouts: dict[int, int] = {}
     numbers: dict[int, int | None] = {}
     sends: dict[int, int] = {}
@@ -85,17 +85,19 @@ def symmetric_plan(columns: Columns, system: SystemConfig, network: NetworkConfi
             column = columns.values[position]
             if id(column) not in numbers:
                 numbers[id(column)] = len(numbers) if _partitions(column, groups) else None
-            if numbers[id(column)] is None:
+            number = numbers[id(column)]
+            if number is None:
                 return None
-            layouts[position] = numbers[id(column)]
+            layouts[position] = number
         elif node.type == _SEND:
             size = node.ints["comm_size"]
             key = (id(columns.values[position]), size, True)
             if key not in checked:
                 checked[key] = _message_ns(columns.values[position], size, net, True)
-            if checked[key] is None:
+            message_ns = checked[key]
+            if message_ns is None:
                 return None
-            sends[position] = checked[key]
+            sends[position] = message_ns
             by_key.setdefault((node.ints["comm_tag"] % NATIVE_TAG_RANGE, size), []).append(position)
     receives = _receives(columns, sends, by_key)
     return None if receives is None else SymmetricPlan(layouts, sends, receives)

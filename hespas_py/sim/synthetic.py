@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 from hespas_py.chakra.io import write_trace
 from hespas_py.chakra.schema import Node

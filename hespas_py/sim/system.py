@@ -9,8 +9,13 @@ schedules one global callback (ASTRA-sim's Sys::register_event / call_events).
 
 from __future__ import annotations
 
-from hespas_py.sim.collectives import (ALL_GATHER, ALL_REDUCE, ALL_TO_ALL, REDUCE_SCATTER,
-                                       make_algorithm)
+from hespas_py.sim.collectives import (
+    ALL_GATHER,
+    ALL_REDUCE,
+    ALL_TO_ALL,
+    REDUCE_SCATTER,
+    make_algorithm,
+)
 from hespas_py.sim.errors import Rejected
 from hespas_py.sim.machine import IMPLEMENTATION_KEYS, Algorithm, NetworkConfig, SystemConfig
 from hespas_py.sim.network import EventQueue, Network
@@ -179,7 +184,8 @@ class Sys:
                     phases.append(phase(dim, ALL_REDUCE, remain,
                                         self.levels[dim_mapper[dim]].next_first()))
                     remain = phases[-1].final_data_size
-                for dim in range(dim - 1, -1, -1):
+                top = dim
+                for dim in range(top - 1, -1, -1):
                     if active(dim):
                         phases.append(phase(dim, ALL_GATHER, remain,
                                             self.levels[dim_mapper[dim]].next_last()))

@@ -16,11 +16,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
 
+from hespas_py.chakra.io import node_encodings
 from hespas_py.chakra.schema import CollectiveCommType, NodeType, enum_name
 from hespas_py.errors import HespasError
 from hespas_py.gc_pause import gc_paused
 from hespas_py.sim.inputs import read_input
-from hespas_py.chakra.io import node_encodings
 from hespas_py.sim.node_view import decode_node
 
 #: Resource class of a node: the GPU compute slot, the communication slot, none (receives), or
@@ -173,7 +173,7 @@ def load_traces(paths: list[Path]) -> list[Trace]:
     by_inode: dict[tuple[int, int], Trace] = {}
     by_digest: dict[bytes, Trace] = {}
     traces = []
-    for npu, path in enumerate(paths):
+    for path in paths:
         try:
             stat = os.stat(path)
         except FileNotFoundError:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import heapq
 import math
-from typing import Mapping
+from collections.abc import Mapping, Sequence
 
 from hespas_py.chakra.schema import CollectiveCommType, NodeType, enum_name
 from hespas_py.sim.collectives import ALL_GATHER, ALL_REDUCE, ALL_TO_ALL, REDUCE_SCATTER
@@ -25,10 +25,10 @@ from hespas_py.sim.trace import COMM, CPU, GPU, RECV, Trace, TraceNode
 #: Tag range of trace-level sends/receives (ASTRA-sim's NATIVE tags).
 NATIVE_TAG_RANGE = 500_000_000
 #: Chakra collective type -> the system layer's collective type.
-SIMULATED_COLLECTIVES = {CollectiveCommType.ALL_REDUCE: ALL_REDUCE,
-                         CollectiveCommType.ALL_GATHER: ALL_GATHER,
-                         CollectiveCommType.REDUCE_SCATTER: REDUCE_SCATTER,
-                         CollectiveCommType.ALL_TO_ALL: ALL_TO_ALL}
+SIMULATED_COLLECTIVES: dict[int, int] = {CollectiveCommType.ALL_REDUCE: ALL_REDUCE,
+                                          CollectiveCommType.ALL_GATHER: ALL_GATHER,
+                                          CollectiveCommType.REDUCE_SCATTER: REDUCE_SCATTER,
+                                          CollectiveCommType.ALL_TO_ALL: ALL_TO_ALL}
 #: involved_dim when a collective node has none: every dimension (ASTRA-sim assumes four).
 DEFAULT_INVOLVED_DIMS = (True,) * 4
 
@@ -69,7 +69,7 @@ def group_id(node: TraceNode) -> int | None:
 class Workload:
     """One NPU's trace replay and its statistics."""
 
-    def __init__(self, sys: Sys, trace: Trace, groups: dict[int, tuple[int, ...]]) -> None:
+    def __init__(self, sys: Sys, trace: Trace, groups: Mapping[int, tuple[int, ...]]) -> None:
         self.sys = sys
         self.trace = trace
         self.config = sys.config
@@ -108,7 +108,8 @@ class Workload:
         """Issue dependency-free nodes in ascending id while their slots are free."""
         free_gpu, free_comm, free_recv, free_cpu = self.free
         busy = self.busy
-        self.pending = pending = []
+        pending: list[tuple[int, int]] = []
+        self.pending = pending
         while True:
             best = None
             if free_gpu and not busy[GPU]:
@@ -274,7 +275,11 @@ class Workload:
     def result(self) -> DeviceResult:
         """ASTRA-sim's report of this NPU (node intervals are GPU, CPU or comm by node type)."""
         nodes, start, end, resource = self.trace.nodes, self.start, self.end, self.resource
-        gpu, comm, cpu = [], [], []
+        finished = self.finished_tick
+        assert finished is not None, "reported after the run finished"
+        gpu: list[tuple[int, int]] = []
+        comm: list[tuple[int, int]] = []
+        cpu: list[tuple[int, int]] = []
         for position, issued in start.items():
             kind = resource[position]
             if kind == CPU and nodes[position].type == NodeType.COMP_NODE:
@@ -288,11 +293,11 @@ class Workload:
         overlap = gpu_time + comm_time - covered if gpu and comm else 0
         timeline = tuple((nodes[p].id, issued, end[p]) for p, issued in start.items())
         return DeviceResult(self.sys.id, wall, gpu_time, comm_time,
-                            self.finished_tick - self.gpu_ticks, max(overlap, 0),
-                            self.finished_tick, merged_length(cpu), timeline, self.trace)
+                            finished - self.gpu_ticks, max(overlap, 0),
+                            finished, merged_length(cpu), timeline, self.trace)
 
 
-def run_workloads(workloads: list[Workload], queue: EventQueue) -> None:
+def run_workloads(workloads: Sequence[Workload], queue: EventQueue) -> None:
     """Start every workload, run the event loop dry and check that every NPU finished."""
     for workload in workloads:
         workload.fire()

@@ -10,7 +10,8 @@ Options every splitter takes: XLA's collective rewrites of the per-device progra
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from hespas_py.errors import HespasError
 from hespas_py.mlir.ops import Module

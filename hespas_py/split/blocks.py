@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from operator import attrgetter
-from typing import Mapping
 
 from hespas_py.mlir.ops import Op, TensorType
 

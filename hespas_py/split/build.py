@@ -6,7 +6,8 @@ Why and how: docs/split.md.
 from __future__ import annotations
 
 import dataclasses
-from typing import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from typing import cast
 
 from hespas_py.errors import HespasError
 from hespas_py.fast_init import fast_constructor
@@ -64,13 +65,14 @@ def _analyse(program: Program, groups: Sequence[Sequence[int]]) -> tuple[list[_G
     escaping = set(program.returned)
     reads = []
     for block_id, group in enumerate(groups):
-        deps: set[int] = set()
+        waits: set[int] = set()
         late: list[int] = []
         inputs: dict[int, TensorType | None] = {}  # None: a capture, its type looked up below
         untyped = False
         for position in group:
             op = ops[position]
-            pairs = zip(op.operands, op.operand_types)
+            pairs: Iterable[tuple[int, TensorType | None]] = zip(op.operands, op.operand_types,
+                                                                 strict=True)
             if op.captures:
                 pairs = (*pairs, *((c, None) for c in op.captures))
                 untyped = True
@@ -88,9 +90,9 @@ def _analyse(program: Program, groups: Sequence[Sequence[int]]) -> tuple[list[_G
                         if block_of[source] in loop_groups:
                             late.append(value)
                         else:
-                            deps.add(block_of[source])
+                            waits.add(block_of[source])
         escaping.update(inputs)
-        reads.append((sorted(deps), late, inputs, untyped))
+        reads.append((sorted(waits), late, inputs, untyped))
     analysed = []
     is_collective = program.collective.__getitem__
     for block_id, group in enumerate(groups):
@@ -101,14 +103,14 @@ def _analyse(program: Program, groups: Sequence[Sequence[int]]) -> tuple[list[_G
         block_ops = tuple([ops[p] for p in group])
         outputs = []
         for op in block_ops:
-            for value, vtype in zip(op.results, op.result_types):
+            for value, vtype in zip(op.results, op.result_types, strict=True):
                 if value in escaping:
                     outputs.append(vtype)
         if untyped:
             types = tuple(t for t in (t if t is not None else program.type_of(v)
                                       for v, t in inputs.items()) if t is not None)
         else:
-            types = tuple(inputs.values())
+            types = cast("tuple[TensorType, ...]", tuple(inputs.values()))  # no capture: all typed
         loop = group[0] if block_id in loop_groups else -1
         collective = all(map(is_collective, group))
         analysed.append(_Group(block_ops, deps, late, collective, types, tuple(outputs), loop))
@@ -120,7 +122,7 @@ class _Instance:
 
     __slots__ = ("program", "args", "parent", "group_of", "block_of_group", "results")
 
-    def __init__(self, program: Program, args: dict[int, Sources], parent: "_Instance | None",
+    def __init__(self, program: Program, args: dict[int, Sources], parent: _Instance | None,
                  group_of: list[int], groups: int) -> None:
         self.program, self.args, self.parent, self.group_of = program, args, parent, group_of
         self.block_of_group: list[int] = [-1] * groups
@@ -165,8 +167,8 @@ class _Builder:
             groups = self.grouping(program)
             if self.combine:
                 groups = combine_groups(program, groups, self.combine)
-            groups, group_of = _analyse(program, groups)
-            found = self._analysed[id(program)] = (program, groups, group_of)
+            analysed, group_of = _analyse(program, groups)
+            found = self._analysed[id(program)] = (program, analysed, group_of)
         return found[1], found[2]
 
     def instantiate(self, program: Program, args: dict[int, Sources], parent: _Instance | None,
@@ -217,12 +219,14 @@ class _Builder:
             number = self._scope[id(body)] = len(self.loops)
         entry = self.loops[number - 1]
         start = len(self.blocks)
-        args = {arg: around.sources(v) for arg, v in zip(loop.body.args, loop.op.operands)}
+        args = {arg: around.sources(v)
+                for arg, v in zip(loop.body.args, loop.op.operands, strict=True)}
         last: Sources = ()
         for trip in range(loop.trips):
             first = len(self.blocks)
             iteration = self.instantiate(body, args, around, number, after, since)
-            args = {arg: iteration.sources(v) for arg, v in zip(loop.body.args, loop.body.yielded)}
+            args = {arg: iteration.sources(v)
+                    for arg, v in zip(loop.body.args, loop.body.yielded, strict=True)}
             if trip == 0:
                 _check_size(self.source, loop, start + (len(self.blocks) - start) * loop.trips)
             last = self._ends(first)
@@ -232,7 +236,7 @@ class _Builder:
         self.loops[number - 1] = dataclasses.replace(entry, executions=entry.executions + 1,
                                                      blocks_per_iteration=per_iteration)
         around.results.update(zip(loop.op.results, (tuple(sorted({*args[arg], *last}))
-                                                    for arg in loop.body.args)))
+                                                    for arg in loop.body.args), strict=True))
 
 
 def _check_size(source: str, loop: Loop, blocks: int) -> None:

@@ -5,8 +5,9 @@ Why and how: docs/split.md.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, fields
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from hespas_py.dag import Dag
 from hespas_py.errors import HespasError
@@ -42,7 +43,7 @@ class Thresholds:
         return any(asdict(self).values())
 
     @classmethod
-    def of(cls, value: Any, what: str = "combine_threshold") -> "Thresholds":
+    def of(cls, value: Any, what: str = "combine_threshold") -> Thresholds:
         """Read ``value``: one byte count for every kind, a ``{kind: bytes}`` mapping, or the
         command line's ``BYTES`` / ``kind=BYTES,kind=BYTES`` (kinds left out never combine).
         A problem is a `HespasError` naming ``what``."""

@@ -4,7 +4,7 @@ worked out from the device id as XLA's ``MatchReduceScatter`` does (`hespas_py.s
 
 from __future__ import annotations
 
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 from hespas_py.mlir.ops import DTYPE_BYTES, Op, scalar_int
 
@@ -18,7 +18,7 @@ class Producers:
     """The op defining each value of a sequence (then of the sequences around it), worked out
     on the first look-up: most sequences have no candidate and never ask."""
 
-    def __init__(self, ops: Sequence[Op | None], outer: "Producers | None") -> None:
+    def __init__(self, ops: Sequence[Op | None], outer: Producers | None) -> None:
         self._ops, self._outer = ops, outer
         self._found: dict[int, Op] | None = None
 
@@ -87,12 +87,13 @@ class Offsets:
             return False
         factors = [scalar_int(self.producer.get(v)) for v in product.operands]
         k = 0 if factors[0] is not None else 1
-        if factors[k] is None or factors[k] <= 0:
+        factor = factors[k]
+        if factor is None or factor <= 0:
             return False
         index = self._through_convert(lookup.operands[1])
         if index != self._through_convert(product.operands[1 - k]):
             return False
-        return self._each(lambda i: _minus(factors[k] * i, self._entry(lookup, i)), shard)
+        return self._each(lambda i: _minus(factor * i, self._entry(lookup, i)), shard)
 
     def _through_convert(self, value: int) -> int:
         op = self.producer.get(value)
@@ -115,6 +116,7 @@ class Offsets:
         """The table entry ``lookup`` reads on ``device``."""
         index = self._index(lookup.operands[1], device)
         table = self.producer.get(lookup.operands[0])
+        assert table is not None, "`_lookup` found the table"
         size = lookup.operand_types[0].shape[0]
         if index is None or not 0 <= index < size:
             return None

@@ -10,8 +10,8 @@ bound passed through) is constant-like too: in iteration i it is a known constan
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Mapping, Sequence
 
 from hespas_py.mlir.ops import TERMINATORS, Module, Op, TensorType
 from hespas_py.split.blocks import Assumption, is_collective
@@ -62,7 +62,7 @@ class Program:
     num_devices: int
     source: str
     loops: Mapping[int, Loop] = field(default_factory=dict)
-    bodies: Mapping[int, "Program"] = field(default_factory=dict)
+    bodies: Mapping[int, Program] = field(default_factory=dict)
     nested: bool = False
     constant_values: frozenset[int] = frozenset()
     assumptions: tuple[Assumption, ...] = ()
@@ -70,7 +70,7 @@ class Program:
 
     @classmethod
     def of(cls, source: Module | Sequence[Op], loop_trips: int = 1,
-           collective_rewrites: bool = False) -> "Program":
+           collective_rewrites: bool = False) -> Program:
         """Analyse a module (its per-device program, a ``while`` of unknown trip count taken to
         run ``loop_trips`` times, with XLA's collective rewrites when ``collective_rewrites``) or
         a plain op list (one device, nothing opened up)."""
@@ -81,7 +81,8 @@ class Program:
                 per_device, rewrites = rewrite_program(per_device, source.num_replicas or 1,
                                                        source.num_partitions or 1)
             entry = source.functions[source.entry]
-            program = cls._analyse(per_device.top, dict(zip(entry.args, entry.arg_types)),
+            arg_types = dict(zip(entry.args, entry.arg_types, strict=True))
+            program = cls._analyse(per_device.top, arg_types,
                                    source.num_devices, source.path, per_device.assumptions)
             return dataclasses.replace(program, rewrites=rewrites) if rewrites else program
         ops = tuple(op for op in source if op.name not in TERMINATORS)
@@ -91,12 +92,13 @@ class Program:
     @classmethod
     def _analyse(cls, flat: Flat, value_types: Mapping[int, TensorType], num_devices: int,
                  path: str, assumptions: tuple[Assumption, ...] = (), nested: bool = False,
-                 outer_constant: frozenset[int] = frozenset()) -> "Program":
+                 outer_constant: frozenset[int] = frozenset()) -> Program:
         ops = flat.ops
         by_name: dict[str, bool] = {}
         collective = [by_name[op.name] if op.name in by_name
                       else by_name.setdefault(op.name, is_collective(op)) for op in ops]
-        read_by_collective = {v for op, coll in zip(ops, collective) if coll for v in op.operands}
+        read_by_collective = {v for op, coll in zip(ops, collective, strict=True) if coll
+                              for v in op.operands}
         never_constant = {name for name, coll in by_name.items()
                           if coll or name.rpartition(".")[2] in _NEVER_CONSTANT}
         producer: dict[int, int] = {}
@@ -127,17 +129,18 @@ class Program:
 
     @classmethod
     def _body(cls, loop: Loop, outer_constant: frozenset[int], num_devices: int,
-              path: str) -> "Program":
+              path: str) -> Program:
         """The program of ``loop``'s body; its constant-like arguments are found by narrowing
         those that start constant-like until each one's yielded value is constant-like too."""
         body = loop.body
-        constant_args = {arg for arg, initial in zip(body.args, loop.op.operands)
+        constant_args = {arg for arg, initial in zip(body.args, loop.op.operands, strict=True)
                          if initial in outer_constant}
         while True:
-            program = cls._analyse(body, dict(zip(body.args, loop.op.regions[1].arg_types)),
+            arg_types = dict(zip(body.args, loop.op.regions[1].arg_types, strict=True))
+            program = cls._analyse(body, arg_types,
                                    num_devices, path, nested=True,
                                    outer_constant=outer_constant | constant_args)
-            kept = {arg for arg, value in zip(body.args, body.yielded)
+            kept = {arg for arg, value in zip(body.args, body.yielded, strict=True)
                     if arg in constant_args and value in program.constant_values}
             if kept == constant_args:
                 return program

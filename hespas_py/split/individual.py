@@ -11,7 +11,7 @@ expanded loop is a block of its own (its body is split the same way).
 from __future__ import annotations
 
 import functools
-from typing import Sequence
+from collections.abc import Sequence
 
 from hespas_py.mlir.ops import Module, Op
 from hespas_py.split.blocks import BlockGraph

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import enum
 import functools
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 from hespas_py.errors import HespasError
 from hespas_py.mlir.ops import Module, Op
@@ -34,7 +34,7 @@ class SeparatorPolicy(enum.Enum):
     START_BLOCK = "start_block"
 
     @classmethod
-    def parse(cls, value: "SeparatorPolicy | str") -> "SeparatorPolicy":
+    def parse(cls, value: SeparatorPolicy | str) -> SeparatorPolicy:
         """Accept a policy or its name in any case (``ISOLATED``, ``end_block``, ``start-block``)."""
         if isinstance(value, cls):
             return value

@@ -9,7 +9,7 @@ has optimized), else ``--loop-trips`` (an assumption, reported).
 from __future__ import annotations
 
 import dataclasses
-from typing import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from hespas_py.mlir.ops import Op, Region
 from hespas_py.split.blocks import Assumption, is_collective
@@ -57,7 +57,7 @@ def with_trip_counts(op: Op, where: str, loop_trips: int, assumed: list[Assumpti
     if regions:
         inner = tuple(_region_with_trip_counts(r, f"{where} >", loop_trips, assumed)
                       for r in regions)
-        if any(a is not b for a, b in zip(inner, regions)):
+        if any(a is not b for a, b in zip(inner, regions, strict=True)):
             regions = inner
     attrs = op.attrs
     if is_while(op) and "trip_count" not in attrs:
@@ -74,7 +74,7 @@ def _region_with_trip_counts(region: Region, prefix: str, loop_trips: int,
                              assumed: list[Assumption]) -> Region:
     ops = tuple(with_trip_counts(o, f"{prefix} op {o.index}", loop_trips, assumed)
                 for o in region.ops)
-    if all(a is b for a, b in zip(ops, region.ops)):
+    if all(a is b for a, b in zip(ops, region.ops, strict=True)):
         return region
     return Region(region.args, region.arg_types, ops)
 

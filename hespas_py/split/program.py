@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Iterable, Iterator, Mapping
 
 from hespas_py.errors import HespasError
 from hespas_py.mlir.ops import TERMINATORS, Module, Op, Region
@@ -34,7 +34,7 @@ class Flat:
     ops: tuple[Op, ...]
     yielded: tuple[int, ...]
     args: tuple[int, ...] = ()
-    loops: Mapping[int, "Loop"] = field(default_factory=dict)
+    loops: Mapping[int, Loop] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -176,10 +176,10 @@ class _Flattener:
 
     def _inline(self, op: Op, body: Region, subst: dict[int, int], out: list[Op],
                 expanded: dict[int, Loop], where: str) -> None:
-        for arg, operand in zip(body.args, op.operands):
+        for arg, operand in zip(body.args, op.operands, strict=True):
             subst[arg] = operand
         yielded = self.emit(body.ops, subst, out, expanded, where)
-        for result, value in zip(op.results, yielded):
+        for result, value in zip(op.results, yielded, strict=True):
             subst[result] = value
 
     def _inline_call(self, op: Op, subst: dict[int, int], out: list[Op],
@@ -194,8 +194,9 @@ class _Flattener:
                 for value in region.args:
                     renamed[value] = next(fresh)
         body = [_rename_deep(callee_op, renamed) for callee_op in function.ops]
-        yielded = self.emit(body, dict(zip(function.args, op.operands)), out, expanded, where)
-        for result, value in zip(op.results, yielded):
+        passed = dict(zip(function.args, op.operands, strict=True))
+        yielded = self.emit(body, passed, out, expanded, where)
+        for result, value in zip(op.results, yielded, strict=True):
             subst[result] = value
 
     def _loop(self, op: Op, subst: dict[int, int], where: str) -> Loop:
@@ -220,7 +221,7 @@ class _Flattener:
         taken, note = loops.taken_branch(where, op, weights)
         self.assumptions.append(note)
         yielded = self.emit(op.regions[taken].ops, subst, out, expanded, f"{where} >")
-        for result, value in zip(op.results, yielded):
+        for result, value in zip(op.results, yielded, strict=True):
             subst[result] = value
 
 

@@ -6,7 +6,8 @@ Why and how: docs/split.md.
 from __future__ import annotations
 
 import dataclasses
-from typing import Mapping, Sequence
+import itertools
+from collections.abc import Mapping, Sequence
 
 from hespas_py.mlir.ops import Op, scalar_int
 from hespas_py.split.device_offsets import IdMap, Offsets, Producers
@@ -30,19 +31,20 @@ def rewrite_program(program: PerDeviceProgram, num_replicas: int, num_partitions
     return dataclasses.replace(program, top=top), counts
 
 
-def _rewrite_flat(flat: Flat, outer: "Producers | None", replicas: int, partitions: int,
+def _rewrite_flat(flat: Flat, outer: Producers | None, replicas: int, partitions: int,
                   counts: dict[str, int]) -> Flat:
     """``flat`` rewritten, its expanded loop bodies included; ``outer``: the producers of the
     values of the sequences around it."""
-    ops: list[Op | None] = list(flat.ops)
-    readers = _readers(ops, flat.yielded)
-    producer = Producers(ops, outer)
-    done = _create_reduce_scatters(ops, readers, producer, replicas, partitions) if readers else 0
+    slots: list[Op | None] = list(flat.ops)
+    readers = _readers(flat.ops, flat.yielded)
+    producer = Producers(slots, outer)
+    done = _create_reduce_scatters(slots, readers, producer, replicas, partitions) if readers else 0
     counts[REDUCE_SCATTER_CREATOR] += done
+    ops = flat.ops
     loops = dict(flat.loops)
     if done:  # the whiles stay, at new positions
         by_op = {id(flat.ops[p]): loop for p, loop in flat.loops.items()}
-        ops = [op for op in ops if op is not None]
+        ops = tuple(op for op in slots if op is not None)
         loops = {p: by_op[id(op)] for p, op in enumerate(ops) if id(op) in by_op}
     changed = bool(done)
     for position, loop in loops.items():
@@ -50,10 +52,10 @@ def _rewrite_flat(flat: Flat, outer: "Producers | None", replicas: int, partitio
         if body is not loop.body:
             loops[position] = dataclasses.replace(loop, body=body)
             changed = True
-    return dataclasses.replace(flat, ops=tuple(ops), loops=loops) if changed else flat
+    return dataclasses.replace(flat, ops=ops, loops=loops) if changed else flat
 
 
-def _readers(ops: Sequence[Op | None], yielded: Sequence[int]) -> dict[int, list[int]]:
+def _readers(ops: Sequence[Op], yielded: Sequence[int]) -> dict[int, list[int]]:
     """Positions of the ops reading each all-reduce result and each reshape of one (a yielded
     value is also read, at position -1); empty without all-reduces."""
     readers: dict[int, list[int]] = {}
@@ -93,6 +95,7 @@ def _create_reduce_scatters(ops: list[Op | None], readers: Mapping[int, list[int
             continue
         split_dim, group_size, reshape_at, slice_at = found
         sliced = ops[slice_at]
+        assert sliced is not None, "a matched slice is still in place"
         attrs = {key: value for key, value in op.attrs.items()
                  if key in ("replica_groups", "channel_handle", "use_global_device_ids")}
         ops[position] = dataclasses.replace(
@@ -119,13 +122,15 @@ def _match_reduce_scatter(op: Op, ops: Sequence[Op | None], readers: Mapping[int
     if groups and len({len(g) for g in groups}) != 1:
         return None
     at = _only_reader(readers, op.results[0])
-    reshape_at = None
-    if at is not None and ops[at].short_name == "reshape":
-        reshape_at, at = at, _only_reader(readers, ops[at].results[0])
-    if at is None or ops[at] is None or ops[at].short_name != "dynamic_slice":
+    reshape_at, source = None, op
+    reshape = None if at is None else ops[at]
+    if reshape is not None and reshape.short_name == "reshape":
+        reshape_at, at, source = at, _only_reader(readers, reshape.results[0]), reshape
+    if at is None:
         return None
     sliced = ops[at]
-    source = op if reshape_at is None else ops[reshape_at]
+    if sliced is None or sliced.short_name != "dynamic_slice":
+        return None
     if sliced.operands[0] != source.results[0]:
         return None
     mode = _id_mode(op, groups, producer, replicas, partitions)
@@ -205,7 +210,7 @@ def _orthogonal(groups: Sequence[Sequence[int]], partitions: int) -> bool:
 def _split_dim(full: Sequence[int], part: Sequence[int], offsets: Sequence[int],
                producer: Producers) -> int | None:
     """``ExtractSplitDimSpec`` with one split dimension allowed."""
-    differing = [d for d, (a, b) in enumerate(zip(full, part)) if a != b]
+    differing = [d for d, (a, b) in enumerate(zip(full, part, strict=True)) if a != b]
     if len(differing) == 1:
         return differing[0]
     split = [d for d in range(len(full))
@@ -235,7 +240,7 @@ def _unmodified_dims(before: Sequence[int], after: Sequence[int]) -> dict[int, i
         if size_a == size_b:
             bounds.append((i, j))
     unmodified = {}
-    for (i0, j0), (i1, j1) in zip(bounds, bounds[1:]):
+    for (i0, j0), (i1, j1) in itertools.pairwise(bounds):
         if i1 - i0 == 1 and j1 - j0 == 1:
             unmodified[j0] = i0
     return unmodified

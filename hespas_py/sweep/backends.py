@@ -12,7 +12,8 @@ import collections
 import concurrent.futures
 import multiprocessing
 import os
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from hespas_py.errors import HespasError
 from hespas_py.forking import JOBS_VARIABLE, max_jobs, may_fork
@@ -46,7 +47,7 @@ class Backend:
     def close(self) -> None:
         """Stop the workers (unfinished tasks are dropped)."""
 
-    def __enter__(self) -> "Backend":
+    def __enter__(self) -> Backend:
         return self
 
     def __exit__(self, *exc: Any) -> None:

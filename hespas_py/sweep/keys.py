@@ -28,7 +28,7 @@ def digest(*parts: Any) -> str:
 
 
 def _encode(value: Any) -> Any:
-    if dataclasses.is_dataclass(value):
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return dataclasses.asdict(value)
     if isinstance(value, Path):
         return str(value)

@@ -9,9 +9,10 @@ to the same numbers share their traces or simulation.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from hespas_py.pipeline import GenConfig
 from hespas_py.run import Split, build_config
@@ -96,16 +97,16 @@ def _gen_config(workload: Path, node: NodeConfig, estimator: str, split: Split) 
 
 def make_plan(spec: SweepSpec) -> Plan:
     """Every trace job and point of ``spec``."""
-    variants = [dict(zip(spec.variants, values))
+    variants = [dict(zip(spec.variants, values, strict=True))
                 for values in itertools.product(*spec.variants.values())]
-    machines = {}  # per system, per variant: (system layer, network, machine key)
+    machines: dict[str, list[tuple]] = {}  # per system, per variant: (layer, network, key)
     for system, setup in spec.systems.items():
         machines[system] = []
         for variant in variants:
             layer, network = apply_variant(variant, (setup.system, setup.network))
             machines[system].append((layer, network, machine_key(layer, network)))
     jobs: dict[str, TraceJob] = {}
-    points = []
+    points: list[Point] = []
     for workload, where in spec.workloads.items():
         content = file_digest(where.file)
         for node, configs in spec.nodes.items():
@@ -116,8 +117,9 @@ def make_plan(spec: SweepSpec) -> Plan:
                 jobs.setdefault(key, TraceJob(key, config, where, content))
             for system in spec.systems:
                 for estimator in spec.estimators:
-                    labels = dict(zip(LABELS, (workload, node, system, estimator)))
-                    for variant, (layer, network, machine) in zip(variants, machines[system]):
+                    labels = dict(zip(LABELS, (workload, node, system, estimator), strict=True))
+                    for variant, (layer, network, machine) in zip(variants, machines[system],
+                                                                  strict=True):
                         points.append(Point(len(points), labels, variant, keys[estimator],
                                             point_key(keys[estimator], machine), layer,
                                             network,

@@ -7,8 +7,9 @@ node and system; an empty cell has no row (skipped or not swept). Needs the ``[p
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from hespas_py.errors import HespasError
 from hespas_py.plotting import pyplot, save_figure
@@ -36,7 +37,7 @@ def plot_step_times(rows: Sequence[Mapping[str, Any]], path: Path) -> None:
     fig, axes = plt.subplots(1, len(workloads), squeeze=False,
                              figsize=(1.6 + 1.4 * len(systems) * len(workloads),
                                       1.4 + 0.5 * len(nodes)))
-    for ax, workload in zip(axes[0], workloads):
+    for ax, workload in zip(axes[0], workloads, strict=True):
         grid = _grid(rows, workload, nodes, systems)
         image = ax.imshow([[v * 1e3 for v in line] for line in grid], cmap="viridis_r",
                           aspect="auto")

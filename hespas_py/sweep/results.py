@@ -11,8 +11,9 @@ import csv
 import dataclasses
 import io
 import json
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from hespas_py.sweep.plan import LABELS
 from hespas_py.sweep.runner import SweepResult

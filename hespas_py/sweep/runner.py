@@ -14,14 +14,21 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections import defaultdict
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from hespas_py.sweep.backends import Backend
 from hespas_py.sweep.plan import Plan, Point
 from hespas_py.sweep.store import Store
-from hespas_py.sweep.tasks import (Failure, Figures, SimBatch, TraceFiles, make_traces,
-                                   simulate_points)
+from hespas_py.sweep.tasks import (
+    Failure,
+    Figures,
+    SimBatch,
+    TraceFiles,
+    make_traces,
+    simulate_points,
+)
 from hespas_py.units import gib
 
 #: Called as ``progress(phase, done, total)``, phase ``traces`` or ``points``.
@@ -106,6 +113,7 @@ class _Run:
         capacity); None when it is not."""
         if not self.fits_only or point.fits(peak) is not False:
             return None
+        assert point.capacity_bytes is not None, "a point that does not fit has a capacity"
         return (f"{point.labels['workload']} needs {gib(peak)} GiB per device, "
                 f"{point.labels['node']} has {gib(point.capacity_bytes)} GiB (fits_only)")
 
@@ -174,9 +182,9 @@ class _Run:
         for point in plan.points:
             outcome = self.outcomes[point.index]
             if isinstance(outcome, Figures):
-                peak = self.peaks.get(point.traces)
-                if peak is None:
-                    peak = self.peaks[point.traces] = self.store.peak_bytes(point.traces)
+                if point.traces not in self.peaks:
+                    self.peaks[point.traces] = self.store.peak_bytes(point.traces)
+                peak = self.peaks[point.traces]
                 outcome = self.too_big(point, peak) or outcome
             if isinstance(outcome, Figures):
                 rows.append({**point.labels, **dataclasses.asdict(outcome), "peak_bytes": peak,

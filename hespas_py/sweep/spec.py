@@ -5,15 +5,16 @@ Why and how: docs/sweeps.md.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Mapping, TypeVar
+from typing import Any, TypeVar
 
 import yaml
 
 from hespas_py.checks import Number, shown
 from hespas_py.errors import HespasError
-from hespas_py.estimate.base import DEFAULT_ESTIMATOR, estimator_class
+from hespas_py.estimators.base import DEFAULT_ESTIMATOR, estimator_class
 from hespas_py.export.workloads import workload_path
 from hespas_py.hardware import Hardware
 from hespas_py.hardware.presets import find_preset, is_preset_folder
@@ -143,7 +144,7 @@ def _estimators(doc: Mapping, source: str) -> tuple[str, ...]:
 
 def _split(value: Any, source: str) -> Split:
     """The spec's ``split`` (its ``strategy`` key is the split strategy)."""
-    settings = {"strategy": value} if isinstance(value, str) else value
+    settings: dict[str, Any] = {"strategy": value} if isinstance(value, str) else value
     if not isinstance(settings, dict):
         raise HespasError(f"{source}: split must be a strategy name or a mapping with "
                           f"{', '.join(_SPLIT_KEYS)}")

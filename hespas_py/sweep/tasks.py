@@ -83,7 +83,7 @@ class Figures:
     exposed_comm_s: float
 
     @classmethod
-    def of(cls, result) -> "Figures":
+    def of(cls, result) -> Figures:
         """The figures of a `hespas_py.sim.result.SimResult`."""
         worst = max(result.devices, key=lambda d: d.wall_time_ns)
         return cls(result.step_time_ns * 1e-9, worst.gpu_time_ns * 1e-9,

@@ -6,14 +6,20 @@ Why and how: docs/sweeps.md.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping
+from typing import Any
 
-from hespas_py.errors import HespasError
 from hespas_py.checks import Number
+from hespas_py.errors import HespasError
 from hespas_py.sim.inputs import BANDWIDTH, LATENCY, parse_algorithm
-from hespas_py.sim.machine import (ALGORITHMS, IMPLEMENTATION_KEYS, TOPOLOGIES, NetworkConfig,
-                                   SystemConfig)
+from hespas_py.sim.machine import (
+    ALGORITHMS,
+    IMPLEMENTATION_KEYS,
+    TOPOLOGIES,
+    NetworkConfig,
+    SystemConfig,
+)
 
 Machine = tuple[SystemConfig, NetworkConfig]
 #: ``bandwidth_scale``: a factor within a million either way.

@@ -20,6 +20,7 @@ import jax.numpy as jnp
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from measuring import kernel_durations  # noqa: E402
+
 from hespas_py.calibrate.convolutions import conv_figures, passes  # noqa: E402
 from hespas_py.calibrate.timing import run_info  # noqa: E402
 
@@ -55,7 +56,8 @@ def main(path):
     for shape in SHAPES:
         figures = conv_figures(BATCH, *shape)
         kinds = passes(BATCH, *shape, dtype=DTYPE)
-        row = {"shape": dict(zip(("side", "cin", "cout", "k", "stride", "groups"), shape)),
+        row = {"shape": dict(zip(("side", "cin", "cout", "k", "stride", "groups"), shape,
+                                 strict=True)),
                "flops": figures["flops"]}
         for name, (fn, args) in kinds.items():
             compiled = jax.jit(fn).lower(*args).compile()

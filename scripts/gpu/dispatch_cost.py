@@ -12,6 +12,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from measuring import kernel_durations  # noqa: E402
+
 from hespas_py.calibrate.launch import dispatch_program  # noqa: E402
 from hespas_py.calibrate.timing import median_call, run_info  # noqa: E402
 

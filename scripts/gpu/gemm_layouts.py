@@ -21,6 +21,7 @@ import jax.numpy as jnp
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from measuring import gpu_time  # noqa: E402
+
 from hespas_py.calibrate.timing import median_call, run_info  # noqa: E402
 
 SMALL = os.environ.get("SMALL") == "1"

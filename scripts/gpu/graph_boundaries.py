@@ -1,5 +1,5 @@
 """Microbenchmark of one runtime cost on a GPU: the idle time at the boundaries of XLA's command
-buffers (``launch_gap_s`` of the node presets, `hespas_py.estimate.launch_gaps`).
+buffers (``launch_gap_s`` of the node presets, `hespas_py.estimators.launch_gaps`).
 
 A cuDNN convolution is not a command-buffer command in XLA, so a program that alternates a
 convolution and a run of elementwise kernels (at least ``xla_gpu_graph_min_graph_size`` = 5,
@@ -29,6 +29,7 @@ import jax.numpy as jnp  # noqa: E402
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from kernel_chain import chain_slope  # noqa: E402
 from measuring import record  # noqa: E402
+
 from hespas_py.calibrate.timing import run_info  # noqa: E402
 
 SMALL = os.environ.get("SMALL") == "1"

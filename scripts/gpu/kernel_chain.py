@@ -18,6 +18,7 @@ import jax.numpy as jnp
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from measuring import kernel_durations, record  # noqa: E402
+
 from hespas_py.calibrate.launch import chain, chain_cases  # noqa: E402
 from hespas_py.calibrate.timing import median_call, run_info  # noqa: E402
 

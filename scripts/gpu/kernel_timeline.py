@@ -19,8 +19,9 @@ import jax
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import measuring  # noqa: E402,F401  (the repository root on sys.path)
-from hespas_py.calibrate.timing import run_info  # noqa: E402
 from step_time import build, inputs  # noqa: E402
+
+from hespas_py.calibrate.timing import run_info  # noqa: E402
 
 
 def timeline(name, out_dir):

@@ -26,6 +26,7 @@ import jax
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from measuring import gpu_time  # noqa: E402
+
 from hespas_py.calibrate.rows import cases, triton_tiles  # noqa: E402
 from hespas_py.calibrate.timing import median_call, run_info  # noqa: E402
 

@@ -6,10 +6,10 @@ of a step is kernel-launch cost.
 Writes OUT.json: device, date, jax version, XLA_FLAGS, the step's median, min and max seconds.
 """
 import dataclasses
+import json
 import os
 import statistics
 import sys
-import json
 
 import jax
 import jax.numpy as jnp
@@ -17,6 +17,7 @@ import jax.numpy as jnp
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "models"))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import measuring  # noqa: E402,F401  (the repository root on sys.path)
+
 from hespas_py.calibrate.timing import call_times, run_info  # noqa: E402
 
 

@@ -22,13 +22,13 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from typing import Any, Callable, Optional
+from collections.abc import Callable
+from typing import Any
 
 import jax
 import jax.numpy as jnp
-from jax.sharding import PartitionSpec as P
-
 from common import abstract, adamw_update, mesh
+from jax.sharding import PartitionSpec as P
 
 AXES = ("data", "fsdp")
 COMPUTE = jnp.bfloat16
@@ -56,7 +56,8 @@ class Layout:
     @property
     def axes(self) -> tuple[str, ...]:
         """Mesh axes of more than one device (a one-device axis would add no-op collectives)."""
-        return tuple(name for name, size in zip(AXES, (self.data, self.fsdp)) if size > 1) or AXES[-1:]
+        return tuple(name for name, size in zip(AXES, (self.data, self.fsdp), strict=True)
+                     if size > 1) or AXES[-1:]
 
     def mesh(self) -> Any:
         sizes = {"data": self.data, "fsdp": self.fsdp}
@@ -68,7 +69,7 @@ class Param:
     """One parameter: its global shape and the dimension split over ``fsdp`` (None: replicated)."""
 
     shape: tuple[int, ...]
-    dim: Optional[int] = None
+    dim: int | None = None
 
 
 def stacked(layer: dict[str, Param], count: int) -> dict[str, Param]:
@@ -97,7 +98,7 @@ def specs(params: Any, layout: Layout) -> Any:
     return jax.tree.map(spec, params, is_leaf=is_param)
 
 
-def whole(shard: jax.Array, dim: Optional[int], layout: Layout) -> jax.Array:
+def whole(shard: jax.Array, dim: int | None, layout: Layout) -> jax.Array:
     """The whole parameter in the compute dtype, from this device's shard of it.
 
     Made data-varying before the gather, so its gradient is reduce-scattered over ``fsdp`` first
@@ -121,7 +122,7 @@ def scan_layers(
     layer: Callable[[jax.Array, Any], jax.Array],
     x: jax.Array,
     xs: Any,
-    policy: Optional[Callable[..., bool]],
+    policy: Callable[..., bool] | None,
 ) -> jax.Array:
     """``layer(x, slice)`` once per leading-axis slice of ``xs`` (stacked layer shards, ...) with
     ``jax.lax.scan``, each rematerialised with ``policy``."""
@@ -138,10 +139,13 @@ def cross_entropy(logits: jax.Array, targets: jax.Array, layout: Layout) -> jax.
 
 def clip_by_global_norm(grads: Any, params: Any, layout: Layout) -> Any:
     """``grads`` scaled to global L2 norm at most `CLIP_NORM` (shards summed over ``fsdp``)."""
-    pairs = list(zip(jax.tree.leaves(grads), jax.tree.leaves(params, is_leaf=is_param)))
+    pairs = list(zip(jax.tree.leaves(grads), jax.tree.leaves(params, is_leaf=is_param),
+                     strict=True))
     squares = [jnp.sum(jnp.square(g.astype(jnp.float32))) for g, _ in pairs]
-    split = sum((s for s, (_, p) in zip(squares, pairs) if p.dim is not None), jnp.float32(0))
-    whole_sum = sum((s for s, (_, p) in zip(squares, pairs) if p.dim is None), jnp.float32(0))
+    split = sum((s for s, (_, p) in zip(squares, pairs, strict=True) if p.dim is not None),
+                jnp.float32(0))
+    whole_sum = sum((s for s, (_, p) in zip(squares, pairs, strict=True) if p.dim is None),
+                    jnp.float32(0))
     if layout.fsdp > 1:
         split = jax.lax.psum(split, "fsdp")
     norm = jnp.sqrt(split + whole_sum)

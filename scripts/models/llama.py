@@ -14,14 +14,14 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import jax
 import jax.numpy as jnp
+from common import abstract, adamw_update, count, mesh
 from jax.ad_checkpoint import checkpoint_name
 from jax.sharding import PartitionSpec as P
-
-from common import abstract, adamw_update, count, mesh
 
 
 @dataclasses.dataclass(frozen=True)

@@ -34,11 +34,22 @@ from typing import Any, NamedTuple
 
 import jax
 import jax.numpy as jnp
-from jax.sharding import NamedSharding, PartitionSpec as P
-
 from common import abstract, adamw_update, mesh
-from llama_4d_layers import (_LAYER, AXES, MODELS, NORMS, Plan, _chunk_starts, chunk_forward,
-                             embed, loss_chunk, make_plan, unstack)
+from jax.sharding import NamedSharding
+from jax.sharding import PartitionSpec as P
+from llama_4d_layers import (
+    _LAYER,
+    AXES,
+    MODELS,
+    NORMS,
+    Plan,
+    _chunk_starts,
+    chunk_forward,
+    embed,
+    loss_chunk,
+    make_plan,
+    unstack,
+)
 from pipeline_schedule import Buffers, Item
 
 #: Mesh axes whose size the per-device program does not depend on (`hespas_py.export`).
@@ -72,7 +83,7 @@ def _layer_specs(plan: Plan) -> tuple[dict[str, tuple], dict[str, P]]:
     lead = (plan.pp, plan.schedule.virtual, plan.layers_per_chunk)
     shapes = {n: (*lead, *shape(plan.c)) for n, (shape, _) in _LAYER.items()}
     specs = {n: P("pp", None, None, *[("tp" if d == split else None) for d in range(len(s) - 3)])
-             for (n, (_, split)), s in zip(_LAYER.items(), shapes.values())}
+             for (n, (_, split)), s in zip(_LAYER.items(), shapes.values(), strict=True)}
     return shapes, specs
 
 
@@ -161,7 +172,8 @@ class _Step:
         param_leaves = jax.tree.leaves(params)
         where = tuple(next((i for i, q in enumerate(param_leaves) if leaf is q), None)
                       for leaf in leaves)
-        return tuple(leaf for leaf, w in zip(leaves, where) if w is None), _Saved(treedef, where)
+        kept = tuple(leaf for leaf, w in zip(leaves, where, strict=True) if w is None)
+        return kept, _Saved(treedef, where)
 
     def measure_saved(self, ctx: _Context, params, x) -> None:
         """Shapes of what a layer chunk's forward saves; a buffer holds `Schedule.in_flight` + 1
@@ -244,7 +256,7 @@ class _Step:
             kind, self._forward_branches(ctx),
             _Forward(params, carry.recv_forward, ctx.tokens[m], ctx.targets[m], carry.head_grads))
         buffers, at = carry.buffers.take(kind == _LAYER_KIND, item.order, s.in_flight)
-        stored = tuple(_put(b, v, at) for b, v in zip(carry.saved, saved))
+        stored = tuple(_put(b, v, at) for b, v in zip(carry.saved, saved, strict=True))
         d_loss = jnp.where(kind == _LOSS_KIND, dx, carry.d_loss_input)
         return carry._replace(recv_forward=self._pass(y, 1), buffers=buffers, saved=stored,
                               head_grads=heads, d_loss_input=d_loss, loss=carry.loss + value)

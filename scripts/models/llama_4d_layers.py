@@ -20,11 +20,10 @@ import dataclasses
 import functools
 import operator
 
+import attention
 import jax
 import jax.numpy as jnp
 from jax.ad_checkpoint import checkpoint_name
-
-import attention
 from llama import Config, rms_norm
 from pipeline_schedule import Schedule
 
@@ -132,7 +131,7 @@ def _attention(plan: Plan, q: jax.Array, k: jax.Array, v: jax.Array,
     """Causal attention of the local queries (one or two chunks) over the sequence's keys. K and V
     are repeated to the query heads, as a flash kernel indexes the shared head of each query head
     (FlashAttention-2 §3.1.2) and runs a thread block per query head and block of rows (of keys
-    backward): the kernel reads the distinct heads (`hespas_py.estimate.fusion.attention` folds
+    backward): the kernel reads the distinct heads (`hespas_py.kernels.attention` folds
     the repeat)."""
     c = plan.c
     if plan.cp > 1:

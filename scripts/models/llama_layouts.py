@@ -28,10 +28,10 @@ from typing import Any
 
 import jax
 import jax.numpy as jnp
-from jax.ad_checkpoint import checkpoint_name
-from jax.sharding import Mesh, NamedSharding, PartitionSpec as P
-
 from common import adamw_update, mesh
+from jax.ad_checkpoint import checkpoint_name
+from jax.sharding import Mesh, NamedSharding
+from jax.sharding import PartitionSpec as P
 from llama import CONFIGS, SAVED, Config, attention, rms_norm, rope
 
 #: Shapes of ``model=``: `llama.CONFIGS` sizes plus LLaMA-3-8B (Meta's published config) and a

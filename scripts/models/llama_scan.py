@@ -24,10 +24,9 @@ from typing import Any
 
 import jax
 import jax.numpy as jnp
-from jax.sharding import PartitionSpec as P
-
 import llama
 from common import count
+from jax.sharding import PartitionSpec as P
 from llama import CONFIGS, SAVED, Config
 
 #: A small config for tests: three layers of the 100m model and a smaller vocabulary. Its module is

@@ -19,15 +19,24 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from typing import Any, Optional
-
-import jax
-import jax.numpy as jnp
-from jax.ad_checkpoint import checkpoint_name
+from typing import Any
 
 import attention
-from fsdp import (COMPUTE, Layout, Param, count, cross_entropy, gather_all, scan_layers, stacked, train_step,
-                  whole)
+import jax
+import jax.numpy as jnp
+from fsdp import (
+    COMPUTE,
+    Layout,
+    Param,
+    count,
+    cross_entropy,
+    gather_all,
+    scan_layers,
+    stacked,
+    train_step,
+    whole,
+)
+from jax.ad_checkpoint import checkpoint_name
 from llama import rms_norm, rope  # the same RMSNorm and RoPE as the 4-device LLaMA-3 steps
 
 
@@ -162,7 +171,7 @@ def loss(c: Config, program: Program, shards: dict[str, Any], tokens: jax.Array,
     return cross_entropy(x @ whole(shards["logits"], 0, layout), targets, layout)
 
 
-def train(program: Program, config: Optional[Config] = None) -> tuple[Any, tuple[Any, ...]]:
+def train(program: Program, config: Config | None = None) -> tuple[Any, tuple[Any, ...]]:
     """``(jitted step, abstract args)`` of ``program`` (on ``config`` instead of its own model if given)."""
     c = config or CONFIGS[program.model]
     return train_step(functools.partial(loss, c, program), params(c), program.layout, program.seq,

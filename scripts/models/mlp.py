@@ -20,9 +20,8 @@ from typing import Any
 
 import jax
 import jax.numpy as jnp
-from jax.sharding import PartitionSpec as P
-
 from common import abstract, mesh, replicated, sgd_step
+from jax.sharding import PartitionSpec as P
 
 DEVICES = 4
 BATCH = 64  # global batch

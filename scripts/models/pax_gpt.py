@@ -18,15 +18,25 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from typing import Any, Callable, Optional
-
-import jax
-import jax.numpy as jnp
-from jax.ad_checkpoint import checkpoint_name
+from collections.abc import Callable
+from typing import Any
 
 import attention
-from fsdp import (COMPUTE, Layout, Param, count, cross_entropy, gather_all, scan_layers, stacked, train_step,
-                  whole)
+import jax
+import jax.numpy as jnp
+from fsdp import (
+    COMPUTE,
+    Layout,
+    Param,
+    count,
+    cross_entropy,
+    gather_all,
+    scan_layers,
+    stacked,
+    train_step,
+    whole,
+)
+from jax.ad_checkpoint import checkpoint_name
 
 
 @dataclasses.dataclass(frozen=True)
@@ -51,7 +61,7 @@ CONFIGS = {
 }
 
 # Pax AutodiffCheckpointType -> jax.checkpoint policy (praxis layers/checkpoint_policy.py).
-POLICIES: dict[str, Optional[Callable[..., bool]]] = {
+POLICIES: dict[str, Callable[..., bool] | None] = {
     "SAVE_DOT_ONLY": jax.checkpoint_policies.checkpoint_dots,
     "SAVE_DOT_WITH_NO_BATCH_DIM": jax.checkpoint_policies.checkpoint_dots_with_no_batch_dims,
     "SAVE_QKV_OUT_PROJ": jax.checkpoint_policies.save_only_these_names("combined_qkv_proj", "out_proj"),
@@ -71,7 +81,7 @@ class Program:
 
     size: str
     layout: Layout
-    policy: Optional[str]
+    policy: str | None
     flash: bool
 
 
@@ -175,7 +185,7 @@ def loss(c: Config, program: Program, shards: dict[str, Any], tokens: jax.Array,
     return cross_entropy(jnp.einsum("bsd,vd->bsv", x, embedding), targets, layout)
 
 
-def train(program: Program, config: Optional[Config] = None) -> tuple[Any, tuple[Any, ...]]:
+def train(program: Program, config: Config | None = None) -> tuple[Any, tuple[Any, ...]]:
     """``(jitted step, abstract args)`` of ``program`` (on ``config`` instead of its own size if given)."""
     c = config or CONFIGS[program.size]
     model = params(c, repeated=program.policy is not None)

@@ -18,9 +18,8 @@ from typing import Any
 
 import jax
 import jax.numpy as jnp
-from jax.sharding import PartitionSpec as P
-
 from common import abstract, count, mesh
+from jax.sharding import PartitionSpec as P
 
 DEVICES = 4
 IMAGES_PER_DEVICE = 256
@@ -65,7 +64,7 @@ def architecture(depth: int) -> list[tuple[int, int]]:
     _, stages = DEPTHS[depth]
     return [
         (filters, 2 if i > 0 and j == 0 else 1)
-        for i, (blocks, filters) in enumerate(zip(stages, STAGE_FILTERS))
+        for i, (blocks, filters) in enumerate(zip(stages, STAGE_FILTERS, strict=True))
         for j in range(blocks)
     ]
 

@@ -4,7 +4,8 @@ import os
 
 import jax
 import jax.numpy as jnp
-from jax.sharding import NamedSharding, PartitionSpec as P
+from jax.sharding import NamedSharding
+from jax.sharding import PartitionSpec as P
 
 WIDTH, HIDDEN, ROWS = 256, 1024, 64
 
