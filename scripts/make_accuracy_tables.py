@@ -1,4 +1,5 @@
-"""Write the accuracy tables of docs/accuracy.md: `hespas accuracy --markdown`'s block per group.
+"""Write the accuracy tables of docs/accuracy.md (and README.md's copy of the gpu group's):
+`hespas accuracy --markdown`'s block per group.
 
     python3 scripts/make_accuracy_tables.py            # the hespas, scale and gpu groups (minutes)
     python3 scripts/make_accuracy_tables.py --group llama3 --workloads out/llama3/workloads
@@ -18,11 +19,13 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from hespas_py.accuracy.evaluate import evaluate  # noqa: E402
-from hespas_py.accuracy.markdown import render, replace_blocks  # noqa: E402
+from hespas_py.accuracy.markdown import blocks, render, replace_blocks  # noqa: E402
 from hespas_py.accuracy.rows import groups  # noqa: E402
 from hespas_py.estimators.base import DEFAULT_ESTIMATOR  # noqa: E402
 
 DOC = REPO / "docs" / "accuracy.md"
+#: README.md holds the gpu group's block.
+README = REPO / "README.md"
 #: The groups whose workloads ship with the project.
 SHIPPED_GROUPS = ["hespas", "scale", "gpu"]
 
@@ -37,13 +40,16 @@ def main() -> None:
     args = parser.parse_args()
     evaluation = evaluate(groups(args.group or SHIPPED_GROUPS), [DEFAULT_ESTIMATOR],
                           workloads=args.workloads)
-    current = DOC.read_text()
-    wanted = replace_blocks(current, render(evaluation, DEFAULT_ESTIMATOR), str(DOC))
-    if args.check:
-        if wanted != current:
-            sys.exit(f"{DOC.relative_to(REPO)} is stale: run python3 scripts/make_accuracy_tables.py")
-        return
-    DOC.write_text(wanted)
+    rendered = render(evaluation, DEFAULT_ESTIMATOR)
+    for path in (DOC, README):
+        current = path.read_text()
+        held = {group: block for group, block in blocks(rendered).items()
+                if path == DOC or group in blocks(current)}
+        wanted = replace_blocks(current, "\n".join(held.values()), str(path))
+        if args.check and wanted != current:
+            sys.exit(f"{path.relative_to(REPO)} is stale: run python3 scripts/make_accuracy_tables.py")
+        if not args.check:
+            path.write_text(wanted)
 
 
 if __name__ == "__main__":
