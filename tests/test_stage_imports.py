@@ -195,3 +195,29 @@ def test_other_stages_use_kernel_planning_through_its_package():
             if (module or "").startswith("hespas_py.kernels."):
                 found.append(f"{path.relative_to(PACKAGE.parent)}:{node.lineno}: {module}")
     assert found == []
+
+
+def test_kernel_names_load_their_module_on_first_use():
+    """``hespas_py.kernels`` maps each name it exports to the module its type-checking imports
+    take it from, and loads a module only when one of its names is first used: the roofline's
+    per-op work model comes without the planner."""
+    import subprocess
+    import sys
+
+    from hespas_py import kernels
+
+    tree = ast.parse((PACKAGE / "kernels" / "__init__.py").read_text())
+    imported = {alias.name: node.module.rpartition(".")[2] for node in ast.walk(tree)
+                if isinstance(node, ast.ImportFrom) and node.module
+                and node.module.startswith("hespas_py.kernels.") for alias in node.names}
+    assert imported == kernels._WHERE and kernels.__all__ == sorted(imported)
+    assert all(getattr(kernels, name) is getattr(__import__(f"hespas_py.kernels.{module}",
+                                                            fromlist=[name]), name)
+               for name, module in imported.items())
+    probe = ("import sys; from hespas_py.kernels import op_work, FLASH_FORWARD; "
+             "print(sorted(m for m in sys.modules if m.startswith('hespas_py.kernels.')))")
+    loaded = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                            check=True, cwd=PACKAGE.parent).stdout
+    assert "hespas_py.kernels.planner" not in loaded and "hespas_py.kernels.costs" in loaded
+    with pytest.raises(AttributeError, match="has no attribute 'nothing'"):
+        kernels.nothing  # noqa: B018
