@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from hespas_py.cli.errors import run_guarded
+from hespas_py.gc_pause import gc_paused
 
 
 def _import_bindings_without_numpy() -> None:
@@ -30,7 +31,8 @@ def mlir_analyzer() -> None:
 
     Imports only the MLIR reader (no typer, no jax) so that a run takes a fraction of a second.
     """
-    run_guarded(lambda: _mlir_analyzer(sys.argv[1:]))
+    with gc_paused():  # a one-shot command: what its imports build lives to its end
+        run_guarded(lambda: _mlir_analyzer(sys.argv[1:]))
 
 
 def _mlir_analyzer(argv: list[str]) -> int:
@@ -58,7 +60,8 @@ def _mlir_analyzer(argv: list[str]) -> int:
 def chakra_gen() -> None:
     """``hespas_chakra_gen CONFIG [options]``: the same command as ``hespas gen``, its command line
     read with argparse (`hespas_py.cli.gen.parse_args`): no typer import."""
-    run_guarded(lambda: _chakra_gen(sys.argv[1:]))
+    with gc_paused():  # a one-shot command: what its imports build lives to its end
+        run_guarded(lambda: _chakra_gen(sys.argv[1:]))
 
 
 def _chakra_gen(argv: list[str]) -> None:
