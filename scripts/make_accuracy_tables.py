@@ -40,12 +40,12 @@ def main() -> None:
     args = parser.parse_args()
     evaluation = evaluate(groups(args.group or SHIPPED_GROUPS), [DEFAULT_ESTIMATOR],
                           workloads=args.workloads)
-    rendered = render(evaluation, DEFAULT_ESTIMATOR)
+    rendered = blocks(render(evaluation, DEFAULT_ESTIMATOR))
     for path in (DOC, README):
         current = path.read_text()
-        held = {group: block for group, block in blocks(rendered).items()
-                if path == DOC or group in blocks(current)}
-        wanted = replace_blocks(current, "\n".join(held.values()), str(path))
+        present = blocks(current)
+        held = [block for group, block in rendered.items() if path == DOC or group in present]
+        wanted = replace_blocks(current, "\n".join(held), str(path))
         if args.check and wanted != current:
             sys.exit(f"{path.relative_to(REPO)} is stale: run python3 scripts/make_accuracy_tables.py")
         if not args.check:

@@ -163,9 +163,10 @@ def conv_channel_padding(op: Op, kind: str) -> float:
     element types and grouped convolutions are not padded.
     """
     padded = padded_channels(op, kind)
-    channels = conv_channels(op, kind)
-    if padded is None or channels is None:
+    if padded is None:
         return 1.0
+    channels = conv_channels(op, kind)
+    assert channels is not None, "padded channels come from the convolution's channels"
     cin, cout = channels
     return padded[0] * padded[1] / max(cin * cout, 1)
 

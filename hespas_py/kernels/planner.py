@@ -95,12 +95,12 @@ class Planner(Grouping):
     def fuse(self) -> None:
         """Plan the scope's kernels."""
         passes = self.passes
-        plan = self.flash
-        for pattern in plan.patterns if plan is not None else ():
-            plan.groups[len(self.groups)] = pattern  # type: ignore[union-attr]  # plan is set
-            self.groups.append(Group(Kind.ATTENTION))
-            for i in sorted(pattern.members):
-                self.join(len(self.groups) - 1, i)
+        if (plan := self.flash) is not None:
+            for pattern in plan.patterns:
+                plan.groups[len(self.groups)] = pattern
+                self.groups.append(Group(Kind.ATTENTION))
+                for i in sorted(pattern.members):
+                    self.join(len(self.groups) - 1, i)
         normalizations: list[int] = []
         if self.rules.triton_normalization:
             flash = {i for i, groups in enumerate(self.node_groups) if groups}
