@@ -106,16 +106,20 @@ def timed(command: list[str]) -> tuple[float, float]:
 
 def side_by_side(label: str, published: str, ours_tool: str, args: list[str],
                  repeat: int) -> None:
-    """Both tools on ``args`` in turn, ``repeat`` pairs after one untimed run of each: every
-    pair's times and ratio, and the median and range of the ratios. ``ours_tool``: our
-    ``hespas_chakra_gen`` to run ("": this interpreter's)."""
+    """Both tools on ``args`` in turn (the first of the two alternating), ``repeat`` pairs after
+    one untimed run of each: every pair's times and ratio, and the median and range of the
+    ratios. ``ours_tool``: our ``hespas_chakra_gen`` to run ("": this interpreter's)."""
     theirs = [published, *args, "--log-level", "warning"]
     ours = [*([ours_tool] if ours_tool else [sys.executable, "-c", ENTRY]), *args,
             "--log-level", "warning"]
     timed(theirs), timed(ours)
     ratios = []
     for pair in range(repeat):
-        (their_s, their_cpu), (our_s, our_cpu) = timed(theirs), timed(ours)
+        # Either tool goes first in every other pair: neither always runs just after the other.
+        if pair % 2:
+            (our_s, our_cpu), (their_s, their_cpu) = timed(ours), timed(theirs)
+        else:
+            (their_s, their_cpu), (our_s, our_cpu) = timed(theirs), timed(ours)
         ratios.append(their_s / our_s)
         print(f"{label:<38} pair {pair + 1}: published {their_s:6.2f} s (CPU {their_cpu:5.2f}), "
               f"ours {our_s:6.3f} s (CPU {our_cpu:5.3f}) = {ratios[-1]:5.1f}x  "
