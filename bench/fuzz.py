@@ -1,6 +1,7 @@
 """Fuzz every input kind of the command line and classify what goes wrong.
 
-Each case mutates one seed input (`KINDS`: MLIR text for ``analyze`` and ``gen``, node configs,
+Each case mutates one seed input (`KINDS`: MLIR text for ``analyze`` and ``gen`` and for the
+published tool's commands, ``hespas_chakra_gen`` and ``hespas_mlir_analyzer``, node configs,
 system folders, Chakra traces and comm groups for ``simulate`` and ``trace show``, sweep specs,
 estimate caches), runs the command in a fresh process with a timeout and sorts the outcome:
 
@@ -43,6 +44,13 @@ from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 ENTRY = "import sys; from hespas_py.cli.main import main; sys.argv[0] = 'hespas'; main()"
+#: The entry points named like the published tool's (their own read path: `hespas_py.cli.compat`).
+COMPAT_ENTRIES = {name: f"import sys; from hespas_py.cli.compat import {function}; "
+                        f"sys.argv[0] = '{name}'; {function}()"
+                  for name, function in (("hespas_chakra_gen", "chakra_gen"),
+                                         ("hespas_mlir_analyzer", "mlir_analyzer"))}
+#: The config file ``hespas_chakra_gen`` cases read.
+COMPAT_CONFIG = REPO / "configs" / "nodes" / "H100_80GB" / "roofline" / "config.json"
 MLP = REPO / "workloads" / "mlp_dp_4dev.mlir"
 MLIR_SEEDS = [MLP, *(REPO / "workloads" / f for f in ("mesh2x4_8dev.mlir", "moe_4dev.mlir",
                                                        "pipeline_4dev.mlir")),
@@ -68,12 +76,14 @@ VALUES: list[Any] = [0, -1, 1, 2, 0.5, -0.0, 1e-300, 1e300, float("nan"), float(
 @dataclass
 class Case:
     """One run: the files to write (relative path -> bytes), the command's arguments ({dir} is
-    the case's folder) and the output folder it must leave absent when it fails."""
+    the case's folder), the output folder it must leave absent when it fails and the Python
+    line that runs the command."""
 
     kind: str
     files: dict[str, bytes]
     args: list[str]
     output: str = "out"
+    entry: str = ENTRY
 
 
 def mutate_bytes(rng: random.Random, data: bytes, tokens: list[str] | None = None) -> bytes:
@@ -144,11 +154,19 @@ def dump_json(doc: Any) -> bytes:
 def mlir_case(rng: random.Random) -> Case:
     seed = rng.choice(MLIR_SEEDS)
     data = mutate_bytes(rng, seed.read_bytes(), MLIR_TOKENS)
-    if rng.random() < 0.5:
-        extra = rng.choice([[], ["--expand"], ["--json"], ["--expand", "--json"]])
-        return Case("mlir analyze", {"m.mlir": data}, ["analyze", "{dir}/m.mlir", *extra])
+    roll = rng.random()
+    if roll < 0.2:
+        return Case("mlir hespas_mlir_analyzer", {"m.mlir": data}, ["{dir}/m.mlir"],
+                    entry=COMPAT_ENTRIES["hespas_mlir_analyzer"])
     split = rng.choice([["--split_fn", "linear_split"], ["--split_fn", "individual_split"],
                         ["--split_fn", "individual_split", "--merge"]])
+    if roll < 0.4:
+        return Case("mlir hespas_chakra_gen", {"m.mlir": data},
+                    [str(COMPAT_CONFIG), "--mlir_file", "{dir}/m.mlir", *split, "--output",
+                     "{dir}/out"], entry=COMPAT_ENTRIES["hespas_chakra_gen"])
+    if roll < 0.7:
+        extra = rng.choice([[], ["--expand"], ["--json"], ["--expand", "--json"]])
+        return Case("mlir analyze", {"m.mlir": data}, ["analyze", "{dir}/m.mlir", *extra])
     return Case("mlir gen", {"m.mlir": data}, ["gen", "H100_80GB", "--mlir_file", "{dir}/m.mlir",
                                                *split, "-o", "{dir}/out"])
 
@@ -253,7 +271,7 @@ def run_case(case: Case, traces: Path, timeout: float) -> tuple[str, str, float]
             path.write_bytes(data)
         args = [a.replace("{dir}", folder).replace("{traces}", str(traces)) for a in case.args]
         start = time.perf_counter()
-        proc = subprocess.Popen([sys.executable, "-c", ENTRY, *args], cwd=folder,
+        proc = subprocess.Popen([sys.executable, "-c", case.entry, *args], cwd=folder,
                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                                 start_new_session=True)
         try:
@@ -284,7 +302,8 @@ def rerun(findings: Path, timeout: float) -> None:
         command = json.loads((kept / "command.json").read_text())
         files = {str(p.relative_to(kept)): p.read_bytes() for p in kept.rglob("*")
                  if p.is_file() and p.name not in ("command.json", "stderr.txt")}
-        case = Case("rerun", files, command["args"], command.get("output", "out"))
+        case = Case("rerun", files, command["args"], command.get("output", "out"),
+                    command.get("entry", ENTRY))
         outcome, stderr, _ = run_case(case, Path(command["traces"]), timeout)
         last = stderr.strip().splitlines()[-1] if stderr.strip() else ""
         print(f"{kept.name}: {outcome}: {last[:160]}")
@@ -346,7 +365,7 @@ def main() -> None:
                         (keep / name).write_bytes(data)
                     (keep / "command.json").write_text(json.dumps(
                         {"args": case.args, "output": case.output, "traces": str(traces),
-                         "seconds": seconds}))
+                         "entry": case.entry, "seconds": seconds}))
                     (keep / "stderr.txt").write_text(stderr)
                     print(f"{outcome}: {case.kind}: {' '.join(case.args)} -> {keep}", flush=True)
     print(f"{sum(counts.values())} cases in {(time.monotonic() - begun) / 60:.1f} min "
