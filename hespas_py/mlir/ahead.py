@@ -1,5 +1,6 @@
-"""Parsing a module on a thread while the command loads its later stages (jaxlib's parser
-releases the GIL): `parsing_ahead` starts it, `hespas_py.mlir.reader.load_module` takes it over.
+"""Parsing a module on a thread while the command loads its later stages: `parsing_ahead` starts
+it, `hespas_py.mlir.reader.load_module` takes it over. (jaxlib 0.10-0.12's parser holds the GIL
+while it parses, so today the thread overlaps the file's read only.)
 
 Why and how: docs/mlir.md.
 """
