@@ -12,7 +12,6 @@ import marshal
 import os
 import signal
 import struct
-import tempfile
 import time
 import weakref
 from collections.abc import Callable, Generator, Iterable
@@ -73,6 +72,8 @@ class Forked:
         if not may_fork():  # a caller's own check (`max_jobs`) came before a thread started
             self._pid = -1
             return
+        import tempfile  # (with random) only in a process that forks
+
         with contextlib.ExitStack() as undo:
             try:
                 self._data = undo.enter_context(tempfile.TemporaryFile())

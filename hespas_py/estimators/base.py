@@ -7,7 +7,6 @@ package: subclass `Estimator`, set ``name``, decorate with `register`.
 from __future__ import annotations
 
 import importlib
-import pkgutil
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import ClassVar
@@ -132,6 +131,8 @@ def register(cls: type[Estimator]) -> type[Estimator]:
 
 
 def _load_all() -> None:
+    import pkgutil  # only to list every estimator (a run loads its own: `_load`)
+
     package = importlib.import_module("hespas_py.estimators")
     for info in pkgutil.iter_modules(package.__path__):
         importlib.import_module(f"hespas_py.estimators.{info.name}")

@@ -1,5 +1,6 @@
-"""Parsing a module on a thread while the command loads its later stages (jaxlib's parser
-releases the GIL): `parsing_ahead` starts it, `hespas_py.mlir.reader.load_module` takes it over.
+"""Parsing a module on a thread while the command loads its later stages: `parsing_ahead` starts
+it, `hespas_py.mlir.reader.load_module` takes it over. (jaxlib 0.10-0.12's parser holds the GIL
+while it parses, so today the thread overlaps the file's read only.)
 
 Why and how: docs/mlir.md.
 """
@@ -11,7 +12,6 @@ import threading
 from collections.abc import Iterator
 from pathlib import Path
 
-from hespas_py.forking import wait_thread_gone
 from hespas_py.mlir.source import ModuleSource, ParsedModule, ParserFailed, parse, pick_source
 
 #: Parses started and not taken yet, by (file, module).
@@ -44,6 +44,8 @@ class _Ahead:
 
     def wait(self) -> None:
         """Until the outcomes are in and, unless the parser failed, the thread has ended."""
+        from hespas_py.forking import wait_thread_gone  # loaded once the parse has started
+
         self._done.wait()
         if not isinstance(self._outcomes[-1], ParserFailed):
             self._thread.join()
