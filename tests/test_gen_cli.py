@@ -213,31 +213,6 @@ def test_chakra_gen_prints_a_plain_summary_to_a_pipe_without_rich(tmp_path, tiny
     assert not set(done.stdout) & set("┃━│┏┡└")
 
 
-def test_chakra_gen_reads_its_command_line_before_loading_the_stages():
-    """Reading the command line loads argparse and no stage, hardware registry, dataclasses or
-    logging: ``hespas_chakra_gen`` starts parsing the module right after it (`mlir.ahead`)."""
-    code = ("import sys\n"
-            "from hespas_py.cli.gen import parse_args\n"
-            "parse_args('t', ['cfg', '--mlir_file', 'm.mlir', '--param', 'a=1'])\n"
-            "print(' '.join(sorted(sys.modules)))\n")
-    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
-                          check=True)
-    loaded = set(done.stdout.split())
-    assert "argparse" in loaded
-    assert not loaded & {"dataclasses", "logging", "hespas_py.hardware", "hespas_py.pipeline",
-                         "hespas_py.mlir.bindings"}
-
-
-def test_chakra_gen_help_lists_the_param_keys(capsys, monkeypatch):
-    """``--param``'s help, made only when help is shown, names the hardware registry's keys."""
-    from hespas_py.hardware.describe import param_keys
-
-    code, stdout, _ = run(chakra_gen, ["--help"], capsys, monkeypatch)
-    assert code == 0
-    assert "--param KEY=VALUE" in stdout
-    assert all(key in " ".join(stdout.split()) for key in param_keys())
-
-
 def test_gen_parameters_are_declared_once_for_both_tools():
     """`gen.PARAMS` are `gen.run`'s keywords and typer's ``hespas gen`` parameters alike."""
     from hespas_py.cli import gen, gen_command

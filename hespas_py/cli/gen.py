@@ -7,23 +7,21 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn
+from typing import Any, NoReturn
 
 from hespas_py.errors import HespasError
-
-if TYPE_CHECKING:  # loaded by `run`, after the command line is read (`parse_args`)
-    import logging
+from hespas_py.hardware.config import param_values
+from hespas_py.hardware.describe import param_help
 
 _LOG_LEVELS = ("debug", "info", "warning", "error")
 
 
-def _setup_logging(level: str, path: Path | None) -> logging.Logger:
-    """The ``hespas_py`` logger, logging from ``level`` up to ``path`` (None: stderr)."""
-    import logging
-
+def _setup_logging(level: str, path: Path | None) -> None:
     if level.lower() not in _LOG_LEVELS:
         raise HespasError(f"--log-level must be one of {', '.join(_LOG_LEVELS)}, not {level!r}")
     handler: logging.Handler
@@ -36,7 +34,6 @@ def _setup_logging(level: str, path: Path | None) -> logging.Logger:
     logger.handlers[:] = [handler]
     logger.setLevel(level.upper())
     logger.propagate = False
-    return logger
 
 
 def _progress_bar():
@@ -135,14 +132,8 @@ def _headline(summary: Mapping[str, Any]) -> list[tuple[str, str]]:
     return rows
 
 
-def _param_help() -> str:
-    """``--param``'s help: the hardware registry's keys, loaded only when help is shown."""
-    from hespas_py.hardware.describe import param_help
-
-    return param_help()
-
-
-class Param(NamedTuple):
+@dataclass(frozen=True)
+class Param:
     """One command-line parameter of ``gen``.
 
     Attributes:
@@ -152,8 +143,7 @@ class Param(NamedTuple):
         type: its value's type: str, int, Path, bool (a flag or an on/off pair) or list (a
             repeatable str option).
         default: its value when not given (None: not given).
-        help: one line of help, or what makes it (help that needs modules the command loads
-            after its command line is read: see `parse_args`).
+        help: one line of help.
         metavar: how the help names its value ("": after its type).
     """
 
@@ -161,12 +151,8 @@ class Param(NamedTuple):
     flags: tuple[str, ...]
     type: type
     default: Any
-    help: str | Callable[[], str]
+    help: str
     metavar: str = ""
-
-    def help_text(self) -> str:
-        """The parameter's help."""
-        return self.help if isinstance(self.help, str) else self.help()
 
 
 #: The parameters of ``gen``, in help order: `hespas_py.cli.gen_command` makes them typer's
@@ -195,7 +181,7 @@ PARAMS: tuple[Param, ...] = (
     Param("estimator", ("--estimator",), str, None,
           "Estimator (roofline, fused_roofline, xla_cost, xla_profile); default: the config's "
           "method, or fused_roofline for a preset name."),
-    Param("params", ("--param",), list, None, _param_help, "KEY=VALUE"),
+    Param("params", ("--param",), list, None, param_help(), "KEY=VALUE"),
     Param("allow_other_device", ("--allow-other-device",), bool, False,
           "xla_profile: time the blocks on this machine although the preset names another chip "
           "(the param allow_other_device=true)."),
@@ -220,30 +206,19 @@ PARAMS: tuple[Param, ...] = (
 
 
 class _OneLineErrors(argparse.ArgumentParser):
-    """An argparse parser whose usage errors are `HespasError` (one ``error:`` line, exit 2),
-    and whose help, given as what makes it (`Param.help`), is made when shown."""
+    """An argparse parser whose usage errors are `HespasError` (one ``error:`` line, exit 2)."""
 
     def error(self, message: str) -> NoReturn:
         raise HespasError(message)
 
-    def format_help(self) -> str:
-        for action in self._actions:
-            if callable(action.help):
-                action.help = action.help()
-        return super().format_help()
-
 
 def parse_args(prog: str, argv: Sequence[str]) -> dict[str, Any]:
-    """`run`'s keyword arguments from a command line of `PARAMS` (argparse: no typer needed).
-
-    Only argparse loads before it: ``hespas_chakra_gen`` starts parsing the module
-    (`hespas_py.mlir.ahead`) as soon as the command line is read, and the later stages load
-    meanwhile."""
+    """`run`'s keyword arguments from a command line of `PARAMS` (argparse: no typer needed)."""
     parser = _OneLineErrors(prog=prog, description=run.__doc__, allow_abbrev=False)
     for param in PARAMS:
         extra = {"help": param.help, "default": param.default, "dest": param.name}
         if not param.flags:
-            parser.add_argument(param.name, help=param.help_text())
+            parser.add_argument(param.name, help=param.help)
         elif param.type is bool and "/" in param.flags[0]:
             on, off = param.flags[0].split("/")
             parser.add_argument(on, action="store_true", **extra)
@@ -264,10 +239,9 @@ def run(config: str, mlir_file: Path | None, output: Path | None, split_fn: str 
         json_out: bool, system_config: str | None, threads: int, log_level: str,
         log_path: Path | None) -> None:
     """Generate per-device Chakra traces and module_stats.json from a StableHLO step."""
-    from hespas_py.hardware.config import param_values
     from hespas_py.run import Split, build_config, generate_and_simulate
 
-    log = _setup_logging(log_level, log_path)
+    _setup_logging(log_level, log_path)
     if allow_other_device:
         params = [*(params or ()), "allow_other_device=true"]
     machine = None
@@ -290,7 +264,7 @@ def run(config: str, mlir_file: Path | None, output: Path | None, split_fn: str 
         run_ = generate_and_simulate(settings, machine)
     summary = run_.summary
     if machine is not None:
-        log.info("simulated on %s", machine.label)
+        logging.getLogger("hespas_py").info("simulated on %s", machine.label)
     if json_out:
         print(json.dumps(summary, indent=1))
     else:

@@ -17,12 +17,12 @@ def _parameter(param: _gen.Param) -> inspect.Parameter:
     its annotation the value's type (optional where the default is None)."""
     if not param.flags:
         return inspect.Parameter(param.name, inspect.Parameter.KEYWORD_ONLY,
-                                 default=typer.Argument(..., help=param.help_text()),
+                                 default=typer.Argument(..., help=param.help),
                                  annotation=param.type)
     value_type: Any = list[str] if param.type is list else param.type
     return inspect.Parameter(
         param.name, inspect.Parameter.KEYWORD_ONLY,
-        default=typer.Option(param.default, *param.flags, help=param.help_text(),
+        default=typer.Option(param.default, *param.flags, help=param.help,
                              metavar=param.metavar or None),
         annotation=value_type | None if param.default is None else value_type)
 

@@ -12,6 +12,7 @@ import threading
 from collections.abc import Iterator
 from pathlib import Path
 
+from hespas_py.forking import wait_thread_gone
 from hespas_py.mlir.source import ModuleSource, ParsedModule, ParserFailed, parse, pick_source
 
 #: Parses started and not taken yet, by (file, module).
@@ -44,8 +45,6 @@ class _Ahead:
 
     def wait(self) -> None:
         """Until the outcomes are in and, unless the parser failed, the thread has ended."""
-        from hespas_py.forking import wait_thread_gone  # loaded once the parse has started
-
         self._done.wait()
         if not isinstance(self._outcomes[-1], ParserFailed):
             self._thread.join()
