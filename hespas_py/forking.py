@@ -12,7 +12,6 @@ import marshal
 import os
 import signal
 import struct
-import time
 import weakref
 from collections.abc import Callable, Generator, Iterable
 from typing import Any
@@ -44,19 +43,6 @@ def may_fork() -> bool:
         return len(os.listdir("/proc/self/task")) == 1
     except OSError:  # no thread count to be had (macOS): never fork
         return False
-
-
-def wait_thread_gone(native_id: int | None, timeout: float = 1.0) -> None:
-    """Wait until thread ``native_id`` of this process, a joined `threading.Thread`, has ended:
-    it outlives ``join()`` by a moment, during which `may_fork` still counts it. Returns at once
-    without ``/proc`` (where nothing forks), and after ``timeout`` seconds whatever happens (this
-    process then only runs its jobs alone)."""
-    if native_id is None:
-        return
-    path = f"/proc/self/task/{native_id}"
-    deadline = time.monotonic() + timeout
-    while os.path.exists(path) and time.monotonic() < deadline:
-        time.sleep(0.0001)
 
 
 class Forked:

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from hespas_py.errors import HespasError
-from hespas_py.mlir import parsed_reader, reader
+from hespas_py.mlir import parsed_reader
 from hespas_py.mlir.ops import Module, Op
 from hespas_py.mlir.reader import load_module
 
@@ -310,54 +310,3 @@ def test_no_process_to_be_had_means_the_parent_reads_alone(small_shares: None,
     child = Forked(lambda: [b"never"])
     assert child.result() is None and child.failed
     assert canonical(_read(DATA / "control_flow.mlir", monkeypatch, 3)) == canonical(serial)
-
-
-@pytest.mark.parametrize("name", ["control_flow.mlir", "foreign.mlir"])
-def test_a_module_parsed_ahead_reads_as_one_parsed_then(name: str,
-                                                        monkeypatch: pytest.MonkeyPatch) -> None:
-    """`parsing_ahead` on a thread, then `load_module`: the same module, and the thread is gone
-    (at the OS level too) when the read starts, so the process may fork again."""
-    from hespas_py import forking
-    from hespas_py.mlir import ahead
-
-    monkeypatch.setenv("HESPAS_JOBS", "2")
-    serial = load_module(DATA / name)
-    taken = []
-    real_read = reader.read_parsed
-    monkeypatch.setattr(reader, "read_parsed",
-                        lambda parsed, outline: taken.append(forking.may_fork()) or real_read(
-                            parsed, outline))
-    with ahead.parsing_ahead(DATA / name):
-        assert canonical(load_module(DATA / name)) == canonical(serial)
-        assert not ahead._started
-    assert taken == [True]
-
-
-def test_a_file_parsed_ahead_fails_where_its_read_would(tmp_path: Path) -> None:
-    """Starting never raises; the read of the file raises what it raises without a read-ahead,
-    and a read of another file (or another module) does not take the parse."""
-    from hespas_py.mlir import ahead
-
-    missing = tmp_path / "missing.mlir"
-    with ahead.parsing_ahead(missing), ahead.parsing_ahead(DATA / "compute.mlir", module=2):
-        with pytest.raises(HespasError, match="missing.mlir: no such file"):
-            load_module(missing)
-        assert canonical(load_module(DATA / "compute.mlir")) == canonical(
-            load_module(DATA / "compute.mlir"))
-        with pytest.raises(HespasError, match="compute.mlir: no module 2"):
-            load_module(DATA / "compute.mlir", module=2)
-        assert not ahead._started
-
-
-def test_a_parse_not_taken_is_dropped(tmp_path: Path) -> None:
-    """A command that stops before its read leaves no parse behind: a later read of the file
-    reads what it holds then."""
-    from hespas_py.mlir import ahead
-
-    path = tmp_path / "step.mlir"
-    path.write_text((DATA / "compute.mlir").read_text())
-    with ahead.parsing_ahead(path):
-        pass
-    assert not ahead._started
-    path.write_text((DATA / "control_flow.mlir").read_text())
-    assert canonical(load_module(path)) == canonical(load_module(DATA / "control_flow.mlir"))

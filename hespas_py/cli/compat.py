@@ -72,7 +72,4 @@ def _chakra_gen(argv: list[str]) -> None:
     if options["memory"] is None:  # the published tool's outputs: no memory analysis
         options["memory"] = False
     _import_bindings_without_numpy()
-    from hespas_py.mlir.ahead import parsing_ahead
-
-    with parsing_ahead(options["mlir_file"], options["module"]):  # while the later stages load
-        run(**options)
+    run(**options)
