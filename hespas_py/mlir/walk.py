@@ -168,8 +168,8 @@ class FunctionWalk:
         """The ids and types of a block's arguments, numbered now."""
         types = self._types
         first = len(types)
-        arguments = block.arguments
-        arg_types = tuple([self._type(a.type) for a in arguments])
+        arguments = list(block.arguments)  # each argument's object made once
+        arg_types = tuple(map(self._type, [a.type for a in arguments]))
         types.extend(arg_types)
         args = tuple(range(first, len(types)))
         self._ids.update(zip(map(self._value_key, arguments), args, strict=True))
