@@ -355,3 +355,29 @@ func.func @main(%a: tensor<4x64x32xcomplex<f32>>) -> tensor<4x64x32xcomplex<f32>
 }
 """)
     assert load_module(path).ops[0].attrs == {"fft_length": (64, 32)}
+
+
+def test_ops_of_one_kind_with_one_then_two_results(tmp_path: Path) -> None:
+    """A kind read by its single result (`walk._OpKind.single`) whose later op has two results,
+    and a non-terminator op with none, keep every result id and type."""
+    path = tmp_path / "results.mlir"
+    path.write_text("""
+func.func @main(%a: tensor<4xf32>, %b: tensor<4xi32>, %z: tensor<f32>, %y: tensor<i32>) -> tensor<i32> {
+  %0 = stablehlo.reduce(%a init: %z) applies stablehlo.add across dimensions = [0] : (tensor<4xf32>, tensor<f32>) -> tensor<f32>
+  %1:2 = stablehlo.reduce(%a init: %z), (%b init: %y) across dimensions = [0] :
+      (tensor<4xf32>, tensor<4xi32>, tensor<f32>, tensor<i32>) -> (tensor<f32>, tensor<i32>)
+    reducer(%p: tensor<f32>, %q: tensor<f32>) (%r: tensor<i32>, %s: tensor<i32>) {
+      %m = stablehlo.add %p, %q : tensor<f32>
+      %n = stablehlo.add %r, %s : tensor<i32>
+      stablehlo.return %m, %n : tensor<f32>, tensor<i32>
+    }
+  %2 = stablehlo.reduce(%a init: %z) applies stablehlo.add across dimensions = [0] : (tensor<4xf32>, tensor<f32>) -> tensor<f32>
+  %3 = stablehlo.add %1#1, %y : tensor<i32>
+  return %3 : tensor<i32>
+}
+""")
+    ops = load_module(path).ops
+    assert [len(op.results) for op in ops] == [1, 2, 1, 1, 0]
+    assert [t.dtype for t in ops[1].result_types] == ["f32", "i32"]
+    assert ops[3].operands[0] == ops[1].results[1] and ops[3].operand_types[0].dtype == "i32"
+    assert ops[2].result_types[0].dtype == "f32" and ops[2].results[0] > ops[1].results[1]

@@ -235,6 +235,10 @@ _COLLECTIVE_OPS = frozenset(f"{dialect}.{name}" for dialect in ("stablehlo", "mh
                             for name, spec in _SPECS.items() if _COLLECTIVE[0] in spec)
 #: Names of the ops that carry attributes; ops of every other kind carry none.
 OPS_WITH_ATTRIBUTES = frozenset(_OP_SPECS)
+#: Full op name -> the MLIR attribute names its spec reads, each once, in spec order.
+_OP_ATTRIBUTE_NAMES: dict[str, tuple[str, ...]] = {
+    op_name: tuple(dict.fromkeys(name for _, name, _ in spec)) for op_name, spec in _OP_SPECS.items()
+}
 
 
 class UnreadableAttribute(ValueError):
@@ -261,18 +265,19 @@ class AttributeReader:
 
     def read(self, op_name: str, attributes: Attributes) -> dict[str, Any]:
         """The plain-Python attributes of an op named ``op_name`` (one of `OPS_WITH_ATTRIBUTES`)."""
-        get = attributes.get
-        key = (op_name, *[get(name) for _, name, _ in _OP_SPECS[op_name]],
+        key = (op_name, *map(attributes.get, _OP_ATTRIBUTE_NAMES[op_name]),
                op_name in _COLLECTIVE_OPS and "use_global_device_ids" in attributes)
         values = self._by_attributes.get(key)
         if values is None:
-            values = self._by_attributes[key] = self._convert(op_name, key[1:-1], key[-1])
+            found = dict(zip(_OP_ATTRIBUTE_NAMES[op_name], key[1:-1], strict=True))
+            values = self._by_attributes[key] = self._convert(op_name, found, key[-1])
         return values
 
-    def _convert(self, op_name: str, found: tuple[ir.Attribute | None, ...], global_ids: bool) -> dict[str, Any]:
+    def _convert(self, op_name: str, found: dict[str, ir.Attribute | None], global_ids: bool) -> dict[str, Any]:
         values: dict[str, Any] = {}
         memo = self._memo
-        for (key, name, convert), attr in zip(_OP_SPECS[op_name], found, strict=True):
+        for key, name, convert in _OP_SPECS[op_name]:
+            attr = found[name]
             if attr is None:
                 continue
             value = memo.get((convert, attr), memo)

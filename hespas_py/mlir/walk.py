@@ -18,7 +18,7 @@ from hespas_py.mlir.attrs import OPS_WITH_ATTRIBUTES, AttributeReader
 from hespas_py.mlir.bindings import ir, mhlo, stablehlo
 from hespas_py.mlir.loops import TRACKED, trip_count
 from hespas_py.mlir.meshes import Mesh
-from hespas_py.mlir.ops import Function, Op, Region, TensorType, new_op
+from hespas_py.mlir.ops import TERMINATORS, Function, Op, Region, TensorType, new_op
 from hespas_py.mlir.source import func_ops, is_public
 
 _NO_ATTRS: dict[str, Any] = {}
@@ -32,15 +32,19 @@ class _OpKind(NamedTuple):
             hash it once).
         has_attrs: whether its attributes are read (`attrs.OPS_WITH_ATTRIBUTES`).
         tracked: whether `loops.trip_count` may need to find the op from its results.
+        single: whether its result is read as ``op.result`` (one binding call instead of three
+            for an op with one result); false for terminators and for a kind once one of its
+            ops had another number of results.
     """
 
     name: str
     has_attrs: bool
     tracked: bool
+    single: bool
 
     @classmethod
     def of(cls, name: str) -> _OpKind:
-        return cls(name, name in OPS_WITH_ATTRIBUTES, name in TRACKED)
+        return cls(name, name in OPS_WITH_ATTRIBUTES, name in TRACKED, name not in TERMINATORS)
 
 
 _WHILE = frozenset({"stablehlo.while", "mhlo.while"})
@@ -164,8 +168,8 @@ class FunctionWalk:
         """The ids and types of a block's arguments, numbered now."""
         types = self._types
         first = len(types)
-        arguments = block.arguments
-        arg_types = tuple([self._type(a.type) for a in arguments])
+        arguments = list(block.arguments)  # each argument's object made once
+        arg_types = tuple(map(self._type, [a.type for a in arguments]))
         types.extend(arg_types)
         args = tuple(range(first, len(types)))
         self._ids.update(zip(map(self._value_key, arguments), args, strict=True))
@@ -194,18 +198,23 @@ class FunctionWalk:
                 regions, captures = (self._callee_region(attrs["callee"]),), ()
             else:
                 regions = captures = ()
-            results = op.results
             first = len(types)
             result_ids: tuple[int, ...]
             result_types: tuple[TensorType, ...]
-            if len(results) == 1:  # the common case, without building the result list
-                result = results[0]
+            result = None
+            if kind.single:
+                try:
+                    result = op.result
+                except ValueError:  # another number of results
+                    self._kinds[name] = kind._replace(single=False)
+            if result is not None:  # the common case, without building the result list
                 result_type = result.type
                 converted_type = type_cache.get(result_type) or type_of(result_type)
                 types.append(converted_type)
                 ids[key(result)] = first
                 result_ids, result_types = (first,), (converted_type,)
             else:
+                results = op.results
                 result_types = tuple([type_of(t) for t in results.types])
                 types.extend(result_types)
                 result_ids = tuple(range(first, len(types)))
