@@ -377,3 +377,18 @@ def test_collective_in_compute_block_is_local_traffic_and_noted() -> None:
 def test_every_family_is_documented() -> None:
     ops = [make_op("stablehlo.add", [T([1])], [T([1])]), make_op("foo.x", [], [])]
     assert {op_family(o) for o in ops} <= set(FAMILIES)
+
+
+def test_lhs_dilation_taps_are_counted_as_a_walk_over_the_outputs_counts_them() -> None:
+    from hespas_py.kernels.linalg_costs import _valid_taps
+
+    def walked(in_size: int, kernel: int, out: int, stride: int, pad_lo: int, lhs_dil: int,
+               rhs_dil: int) -> int:
+        dilated = (in_size - 1) * lhs_dil + 1
+        return sum(0 <= o * stride + tap * rhs_dil - pad_lo < dilated
+                   and (o * stride + tap * rhs_dil - pad_lo) % lhs_dil == 0
+                   for tap in range(kernel) for o in range(out))
+
+    for case in [(2, 3, 4, 1, 1, 2, 1), (7, 3, 14, 1, 1, 2, 1), (5, 4, 9, 2, 3, 3, 2),
+                 (56, 7, 112, 1, 3, 2, 1), (6, 5, 11, 3, 0, 4, 3), (3, 2, 10, 2, -1, 6, 1)]:
+        assert _valid_taps(*case) == walked(*case), case

@@ -123,3 +123,28 @@ def test_while_note_reaches_the_estimate() -> None:
                    regions=(body(), body(make_op("stablehlo.add", [T([4]), T([4])], [T([4])]))))
     est = get_estimator("roofline", A100).estimate(block(loop))
     assert any("trip count unknown" in n for n in est.notes)
+
+
+def test_alike_blocks_share_one_estimate_and_differing_ones_do_not() -> None:
+    small, large, attrs = T([1 << 10]), T([1 << 20]), {"shared": True}  # one object, as read
+
+    def add(t: object) -> object:
+        return make_op("stablehlo.add", [t, t], [t], attrs)
+    roofline = get_estimator("roofline", A100)
+    first = roofline.estimate(block(add(small), add(large)))
+    again = roofline.estimate(block(add(small), add(large)))
+    other = roofline.estimate(block(add(large), add(large)))
+    assert again is first
+    assert other is not first and other.bytes == 2 * (12 << 20)
+    fresh = get_estimator("roofline", A100).estimate(block(add(large), add(large)))
+    assert other == fresh
+
+
+def test_a_block_with_nested_regions_is_costed_anew_each_time() -> None:
+    inner = make_op("stablehlo.add", [T([8]), T([8])], [T([8])])
+    nested = make_op("stablehlo.while", [T([8])], [T([8])],
+                     regions=(body(), body(make_op("mhlo.fusion", [T([8])], [T([8])],
+                                                  regions=(body(inner),)))))
+    roofline = get_estimator("roofline", A100)
+    first, second = (roofline.estimate(block(nested)) for _ in range(2))
+    assert first == second and first is not second

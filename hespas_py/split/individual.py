@@ -102,8 +102,9 @@ def _attach_constants(program: Program, groups: list[list[int]]) -> list[list[in
     loop_groups = {block_of[p] for p in program.loops}
     before_loop: dict[int, list[int]] = {}
     earliest_reader: dict[int, int] = {}
+    constant, uses, producer_of = program.constant, program.uses, program.producer.get
     for position in range(len(program.ops) - 1, -1, -1):
-        if program.constant[position]:
+        if constant[position]:
             block_id = earliest_reader.get(position, -1)
             if block_id < 0:
                 continue
@@ -114,9 +115,9 @@ def _attach_constants(program: Program, groups: list[list[int]]) -> list[list[in
                 groups[block_id].append(position)
         else:
             block_id = block_of[position]
-        for value in program.uses[position]:
-            producer = program.producer.get(value)
-            if producer is not None and program.constant[producer]:
+        for value in uses[position]:
+            producer = producer_of(value)
+            if producer is not None and constant[producer]:
                 known = earliest_reader.get(producer, block_id)
                 earliest_reader[producer] = min(known, block_id)
     for group in groups:
