@@ -21,7 +21,7 @@ from collections.abc import Iterator, Sequence
 from operator import attrgetter
 from typing import NamedTuple
 
-from hespas_py.chakra.io import node_bytes, write_nodes, write_trace
+from hespas_py.chakra.io import length_prefixed, write_nodes, write_trace
 from hespas_py.chakra.nodes import CompNodes, collective, comp, point_to_point
 from hespas_py.chakra.schema import Node, NodeType
 from hespas_py.forking import Forked, shares
@@ -142,8 +142,8 @@ def _pieces(placed: Sequence[Placed], comp_costs: CompCosts) -> list[bytes]:
             pieces.append(_encoded((item,), comp_costs))
         else:
             micros, flops, nbytes = comp_costs[item.block.id]
-            pieces.append(node_bytes(compute.fill(item.first, micros, item.deps, flops, nbytes,
-                                                  item.block.label)))
+            node = compute.fill(item.first, micros, item.deps, flops, nbytes, item.block.label)
+            pieces.append(length_prefixed(node))
     return pieces
 
 
@@ -252,9 +252,7 @@ class TraceEncoder:
                 [Placed(item.block, item.first, item.deps, comms, item.after)],
                 self._comp_costs))
         next(a for a in node.attr if a.name == "pg_name").string_val = str(comms[0].pg)
-        stream = io.BytesIO()
-        write_nodes(stream, (node,))
-        piece = self._shared[index, id(comms)] = stream.getvalue()
+        piece = self._shared[index, id(comms)] = length_prefixed(node)
         return piece
 
 

@@ -17,15 +17,13 @@ from hespas_py.errors import HespasError
 #: Version string written into GlobalMetadata (MLCommons' converters write "0.0.4").
 TRACE_VERSION = "0.0.4"
 
-# The `type: ignore[arg-type]`s below: protobuf's stub types the stream of
-# `proto.serialize_length_prefixed` and `proto.parse_length_prefixed` as BytesIO; any binary
-# stream (an open file) works.
+# The `type: ignore[arg-type]` below: protobuf's stub types the stream of
+# `proto.parse_length_prefixed` as BytesIO; any binary stream (an open file) works.
 
 
 def write_trace(stream: BinaryIO, nodes: Iterable, version: str = TRACE_VERSION) -> None:
     """Write a GlobalMetadata and then every node, each with protobuf's varint length prefix."""
-    metadata = GlobalMetadata(version=version)
-    proto.serialize_length_prefixed(metadata, stream)  # type: ignore[arg-type]
+    stream.write(length_prefixed(GlobalMetadata(version=version)))
     write_nodes(stream, nodes)
 
 
@@ -35,12 +33,13 @@ def write_nodes(stream: BinaryIO, nodes: Iterable) -> None:
     the encoding of a node."""
     write = stream.write
     for node in nodes:
-        write(node_bytes(node))
+        write(length_prefixed(node))
 
 
-def node_bytes(node: Any) -> bytes:
-    """One node as a trace holds it: its length as a varint, then its bytes."""
-    data: bytes = node.SerializeToString()
+def length_prefixed(message: Any) -> bytes:
+    """One message (a node, the metadata) as a trace holds it: its length as a varint, then
+    its bytes."""
+    data: bytes = message.SerializeToString()
     return (_ONE_BYTE[len(data)] if len(data) < 0x80 else _varint(len(data))) + data
 
 
